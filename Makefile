@@ -1,0 +1,52 @@
+# rcuqs: runtime RCU quiescent-state tuning for Debian 12.
+#
+#   make demo      build the patched kernels and guest, boot, show the tunables
+#   make check     every test: tool, docs, units, patches, guest on both kernels
+#
+# Both install missing Debian packages first (scripts/install-deps.sh).
+
+BUILD ?= $(CURDIR)/build
+RESULTS := $(BUILD)/results
+export BUILD RESULTS
+
+SUBDIRS := rcuqs-ctl man systemd-units
+
+.PHONY: all deps tool kernel image demo check install clean distclean
+
+all: tool
+
+deps:
+	@./scripts/install-deps.sh
+
+tool: deps
+	$(MAKE) -C rcuqs-ctl
+
+kernel: deps
+	$(MAKE) -C kernel-patches kernel
+
+image: kernel
+	$(MAKE) -C guest-image image
+
+demo: deps
+	$(MAKE) -C kernel-patches kernel
+	$(MAKE) -C guest-image demo
+
+# Each step leaves TAP in $(RESULTS); a step that dies without saying why is
+# recorded as a failure there. The last line sums everything up.
+check: deps
+	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
+	@./scripts/run-step.sh rcuqs-ctl $(MAKE) -C rcuqs-ctl check
+	@./scripts/run-step.sh man $(MAKE) -C man check
+	@./scripts/run-step.sh units $(MAKE) -C systemd-units check
+	@./scripts/run-step.sh patches $(MAKE) -C kernel-patches check
+	@./scripts/run-step.sh guest $(MAKE) -C guest-image check
+	@./scripts/tap-summary.sh $(RESULTS)
+
+install:
+	for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit; done
+
+clean:
+	for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit; done
+
+distclean: clean
+	rm -rf $(BUILD)
