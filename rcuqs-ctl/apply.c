@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Validated settings -> sysfs writes, all or nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "sysfs.h"
+#include "util.h"
+
+size_t changes_from_profile(const struct profile *p, struct change c[N_TUNABLES])
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		if (!p->set[i].value[0] || !tunable_runtime(&tunables[i]))
+			continue;
+		memset(&c[n], 0, sizeof(c[n]));
+		c[n].t = &tunables[i];
+		c[n].value = p->set[i].value;
+		n++;
+	}
+	return n;
+}
+
+static bool is_stall_timeout(const struct change *c)
+{
+	return strcmp(c->t->name, "rcupdate.rcu_cpu_stall_timeout") == 0;
+}
+
+/*
+ * The kernel refuses a jiffies_till_sched_qs of half the stall timeout or
+ * more, so a growing stall timeout is written first and a shrinking one
+ * last; otherwise the order of the tunables table.
+ */
+static void order_changes(struct change *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct change s;
+		unsigned long oldv, newv;
+
+		if (!is_stall_timeout(&c[i]))
+			continue;
+		oldv = strtoul(c[i].old, NULL, 10);
+		newv = strtoul(c[i].value, NULL, 10);
+		s = c[i];
+		if (newv > oldv) {
+			memmove(&c[1], &c[0], i * sizeof(*c));
+			c[0] = s;
+		} else {
+			memmove(&c[i], &c[i + 1], (n - i - 1) * sizeof(*c));
+			c[n - 1] = s;
+		}
+		return;
+	}
+}
+
+int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n, FILE *out)
+{
+	int r = 0, failed = -1;
+	bool partial = false;
+
+	for (size_t i = 0; i < n; i++) {
+		c[i].written = false;
+		r = sysfs_read(ctx, c[i].t->sysfs, c[i].old, sizeof(c[i].old));
+		if (r < 0) {
+			errmsg("cannot read %s (/sys/%s): %s; nothing was changed",
+			       c[i].t->name, c[i].t->sysfs, strerror(-r));
+			return r;
+		}
+	}
+	order_changes(c, n);
+
+	for (size_t i = 0; i < n; i++) {
+		r = sysfs_write(ctx, c[i].t->sysfs, c[i].value);
+		if (r < 0) {
+			errmsg("cannot set %s=%s: %s", c[i].t->name, c[i].value, strerror(-r));
+			failed = (int)i;
+			break;
+		}
+		c[i].written = true;
+	}
+	if (failed < 0) {
+		for (size_t i = 0; out && i < n; i++) {
+			if (strcmp(c[i].old, c[i].value) == 0)
+				fprintf(out, "%s: %s (unchanged)\n", c[i].t->name, c[i].value);
+			else
+				fprintf(out, "%s: %s -> %s\n", c[i].t->name, c[i].old, c[i].value);
+		}
+		return 0;
+	}
+
+	for (int i = failed - 1; i >= 0; i--) {
+		int rr = sysfs_write(ctx, c[i].t->sysfs, c[i].old);
+
+		if (rr < 0) {
+			errmsg("cannot restore %s=%s: %s; it is still %s", c[i].t->name,
+			       c[i].old, strerror(-rr), c[i].value);
+			partial = true;
+		} else {
+			errmsg("restored %s=%s", c[i].t->name, c[i].old);
+			c[i].written = false;
+		}
+	}
+	if (partial) {
+		errmsg("rollback failed: the system was left partly changed");
+		return -ENOTRECOVERABLE;
+	}
+	if (failed > 0)
+		errmsg("nothing was changed: every parameter already written was restored");
+	else
+		errmsg("nothing was changed");
+	return -EIO;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RCUQS_APPLY_H
+#define RCUQS_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "profile.h"
+#include "rcuqs.h"
+#include "tunables.h"
+
+struct change {
+	const struct tunable *t;
+	const char *value;	/* validated */
+	char old[VALUE_MAX];	/* read before writing, restored on failure */
+	bool written;
+};
+
+/*
+ * Write every change, all or nothing: current values are read first, then
+ * written in an order that keeps the kernel's relations (a larger stall
+ * timeout goes first, a smaller one last); if a write fails, everything
+ * already written is restored. Prints "NAME: OLD -> NEW" for each change
+ * on out (NULL for quiet).
+ * Returns 0; -EIO when a write failed and all was restored (the error names
+ * the parameter, value and the kernel's answer); -ENOTRECOVERABLE when a
+ * restore failed too; another -errno when reading failed (nothing written).
+ */
+int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n, FILE *out);
+
+/* The runtime settings of a profile as changes; returns how many. */
+size_t changes_from_profile(const struct profile *p, struct change c[N_TUNABLES]);
+
+#endif

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Commands that write kernel state: set-profile, apply, set. Each one
+ * validates everything, then takes the lock, then writes all or nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "bootcfg.h"
+#include "cmd.h"
+#include "lock.h"
+#include "profile.h"
+#include "util.h"
+
+/* Root, kernel support and the lock, in that order; returns the lock fd. */
+static int prepare_write(const struct rcuqs_ctx *ctx, const char *what)
+{
+	int r;
+
+	if ((r = require_root(what)) < 0)
+		return r;
+	if ((r = require_rcuqs_kernel(ctx)) < 0)
+		return r;
+	return lock_take(ctx);
+}
+
+static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
+{
+	struct pending_file grub, kcmd, active;
+	struct change c[N_TUNABLES];
+	bool have_kcmdline, reboot = false;
+	struct profile p;
+	char *content = NULL;
+	int fd, r;
+	size_t n;
+
+	memset(&p, 0, sizeof(p));
+	if ((r = cmd_args(argc, argv, 1, 1)) < 0)
+		return usage_error();
+	if (!valid_name(argv[1])) {
+		errmsg("invalid profile name '%s': use letters, digits, '_', '-', '.'", argv[1]);
+		return EXIT_USAGE;
+	}
+	fd = prepare_write(ctx, "set-profile");
+	if (fd < 0)
+		return exit_status(fd);
+	r = profile_load(ctx, argv[1], &p);
+	if (r < 0)
+		goto out;
+	/* Everything that could fail is written aside first... */
+	r = bootcfg_prepare(ctx, &p, &grub, &kcmd, &have_kcmdline);
+	if (r < 0)
+		goto out;
+	if (asprintf(&content, "%s\n", p.name) < 0) {
+		content = NULL;
+		r = -ENOMEM;
+		goto abort;
+	}
+	r = pending_prepare(ctx, ACTIVE_FILE, content, &active);
+	if (r < 0) {
+		errmsg("cannot write %s: %s", ACTIVE_FILE, strerror(-r));
+		goto abort;
+	}
+	/* ...then the kernel, all or nothing... */
+	n = changes_from_profile(&p, c);
+	r = apply_changes(ctx, c, n, stdout);
+	if (r < 0) {
+		pending_abort(&active);
+		goto abort;
+	}
+	/* ...then the files, by rename. */
+	if ((r = pending_commit(&active)) < 0) {
+		errmsg("cannot record %s: %s (runtime values were applied)", ACTIVE_FILE,
+		       strerror(-r));
+		goto abort;
+	}
+	if ((r = pending_commit(&grub)) < 0) {
+		errmsg("cannot write %s: %s (runtime values were applied)", GRUB_DROPIN,
+		       strerror(-r));
+		goto abort;
+	}
+	if ((r = pending_commit(&kcmd)) < 0) {
+		errmsg("cannot write %s: %s (runtime values were applied)", KERNEL_CMDLINE,
+		       strerror(-r));
+		goto abort;
+	}
+	printf("profile '%s' applied and recorded in %s\n", p.name, ACTIVE_FILE);
+	printf("boot form written to %s%s\n", GRUB_DROPIN,
+	       have_kcmdline ? " and " KERNEL_CMDLINE : "");
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		if (!p.set[i].value[0] || tunable_runtime(&tunables[i]))
+			continue;
+		printf("%s %s=%s", reboot ? "" : "needs a reboot:", tunables[i].name,
+		       p.set[i].value);
+		reboot = true;
+	}
+	if (reboot)
+		printf("\n");
+	printf("run 'update-grub' to update the boot configuration\n");
+	goto out;
+abort:
+	pending_abort(&grub);
+	pending_abort(&kcmd);
+out:
+	free(content);
+	profile_free(&p);
+	lock_release(fd);
+	return exit_status(r);
+}
+
+static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
+{
+	struct change c[N_TUNABLES];
+	char name[80];
+	struct profile p;
+	int fd, r;
+	size_t n;
+
+	memset(&p, 0, sizeof(p));
+	if ((r = cmd_args(argc, argv, 0, 0)) < 0)
+		return usage_error();
+	fd = prepare_write(ctx, "apply");
+	if (fd < 0)
+		return exit_status(fd);
+	r = active_name(ctx, name, sizeof(name));
+	if (r < 0) {
+		if (r == -ENOENT)
+			r = -EIO;	/* nothing to apply: a failure, not bad input */
+		goto out;
+	}
+	r = profile_load(ctx, name, &p);
+	if (r < 0)
+		goto out;
+	n = changes_from_profile(&p, c);
+	r = apply_changes(ctx, c, n, stdout);
+	if (r == 0)
+		printf("profile '%s' applied\n", p.name);
+out:
+	profile_free(&p);
+	lock_release(fd);
+	return exit_status(r);
+}
+
+static int do_set(struct rcuqs_ctx *ctx, int argc, char **argv)
+{
+	struct change c[N_TUNABLES];
+	size_t n = 0;
+	int fd, r;
+
+	if ((r = cmd_args(argc, argv, 1, argc)) < 0)
+		return usage_error();
+	for (int i = 1; i < argc; i++) {
+		const struct tunable *t;
+		char *eq = strchr(argv[i], '=');
+		size_t len = eq ? (size_t)(eq - argv[i]) : 0;
+		char name[80];
+
+		if (!eq) {
+			errmsg("set: missing '=' in '%s'", argv[i]);
+			return usage_error();
+		}
+		if (len >= sizeof(name)) {
+			errmsg("unknown parameter '%.*s'", (int)len, argv[i]);
+			return EXIT_USAGE;
+		}
+		memcpy(name, argv[i], len);
+		name[len] = '\0';
+		if (tunable_name_unsafe(name)) {
+			errmsg("invalid parameter name '%s'", name);
+			return EXIT_USAGE;
+		}
+		t = tunable_find(name);
+		if (!t) {
+			errmsg("unknown parameter '%s' (see 'rcuqs-ctl params')", name);
+			return EXIT_USAGE;
+		}
+		if (!tunable_runtime(t)) {
+			errmsg("%s is boot-only: put it in a profile and use set-profile", name);
+			return EXIT_USAGE;
+		}
+		if (strlen(eq + 1) >= VALUE_MAX || tunable_check(t, eq + 1) < 0) {
+			errmsg("bad value '%s' for %s: expected %s", eq + 1, name, t->range);
+			return EXIT_USAGE;
+		}
+		for (size_t k = 0; k < n; k++) {
+			if (c[k].t == t) {
+				errmsg("%s given twice", name);
+				return EXIT_USAGE;
+			}
+		}
+		memset(&c[n], 0, sizeof(c[n]));
+		c[n].t = t;
+		c[n].value = eq + 1;
+		n++;
+	}
+	fd = prepare_write(ctx, "set");
+	if (fd < 0)
+		return exit_status(fd);
+	r = apply_changes(ctx, c, n, stdout);
+	lock_release(fd);
+	return exit_status(r);
+}
+
+const struct command cmd_set_profile = {
+	"set-profile", do_set_profile, "NAME",
+	"apply NAME now, record it active, write its boot form",
+};
+const struct command cmd_apply = {
+	"apply", do_apply, "", "apply the recorded active profile (rcuqs.service)",
+};
+const struct command cmd_set = {
+	"set", do_set, "PARAM=VALUE...", "ad-hoc runtime change, all or nothing",
+};

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Commands that read the running state: status, verify, params.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootcfg.h"
+#include "cmd.h"
+#include "kmeta.h"
+#include "output.h"
+#include "profile.h"
+#include "sysfs.h"
+#include "util.h"
+
+static const char *const counters[] = {
+	"gp_completed", "limit_qs", "urgent_qs", "resched_kicks", "cbs_invoked",
+};
+
+/*
+ * The running value of tunable i: sysfs for runtime ones, the kernel
+ * command line for boot-only ones. Returns true when there is one.
+ */
+static bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline,
+			  char *val, size_t len)
+{
+	const struct tunable *t = &tunables[i];
+
+	if (tunable_runtime(t))
+		return sysfs_read(ctx, t->sysfs, val, len) >= 0;
+	return cmdline && cmdline_value(cmdline, t->name, val, len);
+}
+
+static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
+{
+	bool support = sysfs_exists(ctx, RCUQS_MARKER);
+	char active[80] = "", in_force[VALUE_MAX];
+	struct json j = { .f = stdout };
+	struct profile p;
+	char *cmdline = NULL;
+	bool have_profile = false, have_in_force;
+	size_t ndrift = 0;
+	struct table t;
+	int r, last = 0;
+
+	memset(&p, 0, sizeof(p));
+	if ((r = cmd_args(argc, argv, 0, 0)) < 0)
+		return usage_error();
+	if (active_read(ctx, active, sizeof(active)) == 0) {
+		r = profile_load(ctx, active, &p);
+		if (r < 0)
+			last = r;
+		else
+			have_profile = true;
+	}
+	proc_cmdline(ctx, &cmdline);	/* without it boot-only values show as unset */
+	have_in_force = sysfs_read(ctx, "module/rcutree/parameters/jiffies_to_sched_qs",
+				   in_force, sizeof(in_force)) >= 0;
+
+	if (ctx->json) {
+		json_open(&j, NULL, '{');
+		json_bool(&j, "rcuqs_kernel", support);
+		json_str(&j, "active_profile", active[0] ? active : NULL);
+		json_num(&j, "jiffies_to_sched_qs", have_in_force ? in_force : NULL);
+		json_open(&j, "tunables", '[');
+	} else if (table_init(&t, 5, "PARAMETER", "WHEN", "RUNNING", "PROFILE", "DRIFT") < 0) {
+		free(cmdline);
+		profile_free(&p);
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		char val[VALUE_MAX];
+		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
+		const char *want = have_profile && p.set[i].value[0] ? p.set[i].value : NULL;
+		bool drift = want && (!have || strcmp(val, want) != 0);
+
+		ndrift += drift;
+		if (ctx->json) {
+			json_open(&j, NULL, '{');
+			json_str(&j, "name", tunables[i].name);
+			json_bool(&j, "runtime", tunable_runtime(&tunables[i]));
+			json_str(&j, "running", have ? val : NULL);
+			json_str(&j, "profile", want);
+			json_bool(&j, "drift", drift);
+			json_close(&j, '}');
+		} else {
+			table_row(&t, tunables[i].name,
+				  tunable_runtime(&tunables[i]) ? "runtime" : "boot",
+				  have ? val : (tunable_runtime(&tunables[i]) ? "(missing)" :
+						"(unset)"),
+				  want, drift ? "*" : "");
+		}
+	}
+	if (ctx->json) {
+		json_close(&j, ']');
+		json_open(&j, "counters", '{');
+	} else {
+		printf("rcuqs kernel support: %s\n", support ? "yes" :
+		       "no (no /sys/" RCUQS_MARKER ")");
+		if (!active[0])
+			printf("active profile: none\n");
+		else if (!have_profile)
+			printf("active profile: %s (invalid)\n", active);
+		else if (ndrift)
+			printf("active profile: %s (%zu parameter%s drifted)\n", active, ndrift,
+			       ndrift == 1 ? "" : "s");
+		else
+			printf("active profile: %s (no drift)\n", active);
+		if (have_in_force)
+			printf("jiffies_to_sched_qs in force: %s\n", in_force);
+		printf("\n");
+		table_print(&t, stdout);
+		table_free(&t);
+		printf("\n");
+		if (table_init(&t, 2, "COUNTER", "VALUE") < 0) {
+			free(cmdline);
+			profile_free(&p);
+			return EXIT_FAIL;
+		}
+	}
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		char rel[64], val[32];
+		bool have;
+
+		snprintf(rel, sizeof(rel), "kernel/rcu_qs/%s", counters[i]);
+		have = sysfs_read(ctx, rel, val, sizeof(val)) >= 0;
+		if (ctx->json)
+			json_num(&j, counters[i], have ? val : NULL);
+		else
+			table_row(&t, counters[i], have ? val : "(missing)");
+	}
+	if (ctx->json) {
+		json_close(&j, '}');
+		json_bool(&j, "drift", ndrift > 0);
+		json_close(&j, '}');
+		json_end(&j);
+	} else {
+		table_print(&t, stdout);
+		table_free(&t);
+	}
+	free(cmdline);
+	profile_free(&p);
+	if (!support)
+		return EXIT_NOKERNEL;
+	return exit_status(last);
+}
+
+static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
+{
+	struct json j = { .f = stdout };
+	char active[80], *cmdline = NULL;
+	struct profile p;
+	size_t ndiff = 0;
+	int r;
+
+	if ((r = cmd_args(argc, argv, 0, 0)) < 0)
+		return usage_error();
+	if ((r = require_rcuqs_kernel(ctx)) < 0)
+		return exit_status(r);
+	if ((r = active_name(ctx, active, sizeof(active))) < 0)
+		return r == -ENOENT ? EXIT_DRIFT : exit_status(r);
+	r = profile_load(ctx, active, &p);
+	if (r < 0) {
+		profile_free(&p);
+		return exit_status(r);
+	}
+	r = proc_cmdline(ctx, &cmdline);
+	if (r < 0) {
+		errmsg("cannot read %s: %s", PROC_CMDLINE, strerror(-r));
+		profile_free(&p);
+		return exit_status(r);
+	}
+	if (ctx->json) {
+		json_open(&j, NULL, '{');
+		json_str(&j, "profile", active);
+		json_open(&j, "differences", '[');
+	}
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		const struct tunable *t = &tunables[i];
+		const char *want = p.set[i].value;
+		char val[VALUE_MAX];
+		bool have;
+
+		if (!want[0])
+			continue;
+		have = running_value(ctx, i, cmdline, val, sizeof(val));
+		if (have && strcmp(val, want) == 0)
+			continue;
+		ndiff++;
+		if (ctx->json) {
+			json_open(&j, NULL, '{');
+			json_str(&j, "name", t->name);
+			json_str(&j, "expected", want);
+			json_str(&j, "actual", have ? val : NULL);
+			json_str(&j, "source", tunable_runtime(t) ? "sysfs" : "cmdline");
+			json_close(&j, '}');
+		} else if (tunable_runtime(t)) {
+			printf("%s: running %s, profile '%s' wants %s\n", t->name,
+			       have ? val : "(missing)", active, want);
+		} else {
+			printf("%s: %s on %s, profile '%s' wants %s (boot-only: update-grub and reboot)\n",
+			       t->name, have ? val : "not set", PROC_CMDLINE, active, want);
+		}
+	}
+	if (ctx->json) {
+		json_close(&j, ']');
+		json_bool(&j, "match", ndiff == 0);
+		json_close(&j, '}');
+		json_end(&j);
+	} else if (ndiff == 0) {
+		printf("running state matches profile '%s'\n", active);
+	}
+	free(cmdline);
+	profile_free(&p);
+	return ndiff ? EXIT_DRIFT : EXIT_OK;
+}
+
+static int do_params(struct rcuqs_ctx *ctx, int argc, char **argv)
+{
+	struct json j = { .f = stdout };
+	struct kmeta *km = NULL;
+	char *cmdline = NULL;
+	struct table t;
+	int r;
+
+	if ((r = cmd_args(argc, argv, 0, 0)) < 0)
+		return usage_error();
+	if ((r = kmeta_open(ctx, &km)) < 0)
+		return exit_status(r);
+	proc_cmdline(ctx, &cmdline);
+	if (ctx->json)
+		json_open(&j, NULL, '[');
+	else if (table_init(&t, 6, "PARAMETER", "WHEN", "TYPE", "RANGE", "VALUE",
+			    "DESCRIPTION") < 0)
+		goto out;
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		const struct tunable *tu = &tunables[i];
+		const char *desc = kmeta_description(km, tu);
+		const char *ktype = kmeta_type(km, tu);
+		char val[VALUE_MAX], type[64];
+		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
+
+		if (ctx->json) {
+			json_open(&j, NULL, '{');
+			json_str(&j, "name", tu->name);
+			json_bool(&j, "runtime", tunable_runtime(tu));
+			json_str(&j, "type", tu->unit);
+			json_str(&j, "kernel_type", ktype);
+			json_str(&j, "range", tu->range);
+			json_str(&j, "value", have ? val : NULL);
+			json_str(&j, "description", desc);
+			json_close(&j, '}');
+			continue;
+		}
+		if (ktype)
+			snprintf(type, sizeof(type), "%s (%s)", tu->unit, ktype);
+		else
+			snprintf(type, sizeof(type), "%s", tu->unit);
+		table_row(&t, tu->name, tunable_runtime(tu) ? "runtime" : "boot", type,
+			  tu->range, have ? val : (tunable_runtime(tu) ? "(missing)" : "(unset)"),
+			  desc ? desc : "(no description in kernel metadata)");
+	}
+	if (ctx->json) {
+		json_close(&j, ']');
+		json_end(&j);
+	} else {
+		table_print(&t, stdout);
+		table_free(&t);
+	}
+out:
+	free(cmdline);
+	kmeta_close(km);
+	return EXIT_OK;
+}
+
+const struct command cmd_status = {
+	"status", do_status, "",
+	"kernel support, running tunables, counters, active profile and drift",
+};
+const struct command cmd_verify = {
+	"verify", do_verify, "", "exit 0 if the running state matches the active profile",
+};
+const struct command cmd_params = {
+	"params", do_params, "",
+	"every known tunable: description, type, range, when, current value",
+};

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Helpers shared by the cmd-*.c files. */
+#ifndef RCUQS_CMD_H
+#define RCUQS_CMD_H
+
+#include "rcuqs.h"
+
+/*
+ * argv[0] is the command. Checks that argc-1 operands are within [min,max]
+ * and none looks like an option; on error prints why and returns -EINVAL.
+ */
+int cmd_args(int argc, char **argv, int min, int max);
+
+/* The profile recorded active, or the one named; message on failure. */
+int active_name(const struct rcuqs_ctx *ctx, char *name, size_t len);
+
+#endif

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "lock.h"
+#include "util.h"
+
+int lock_take(const struct rcuqs_ctx *ctx)
+{
+	char path[PATH_MAX];
+	int fd, r;
+
+	r = root_path(ctx, LOCK_FILE, path, sizeof(path));
+	if (r < 0)
+		return r;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		r = -errno;
+		errmsg("cannot open lock %s: %s", LOCK_FILE, strerror(-r));
+		return r;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		return fd;
+	if (errno != EWOULDBLOCK) {
+		r = -errno;
+		goto fail;
+	}
+	errmsg("waiting for %s: another rcuqs-ctl is running", LOCK_FILE);
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			r = -errno;
+			goto fail;
+		}
+	}
+	return fd;
+fail:
+	errmsg("cannot lock %s: %s", LOCK_FILE, strerror(-r));
+	close(fd);
+	return r;
+}
+
+void lock_release(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}

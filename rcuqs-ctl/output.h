@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RCUQS_OUTPUT_H
+#define RCUQS_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* A table: the first row is the header; columns padded, last one not. */
+struct table {
+	size_t ncols, nrows, cap;
+	char **cells;
+};
+int table_init(struct table *t, size_t ncols, ...);	/* header cells */
+int table_row(struct table *t, ...);	/* ncols cells, NULL shown as "-" */
+void table_print(const struct table *t, FILE *f);
+void table_free(struct table *t);
+
+/* A JSON writer with commas handled; keys are NULL inside arrays. */
+struct json {
+	FILE *f;
+	int depth;
+	bool first[16];
+};
+void json_string(FILE *f, const char *s);	/* quoted and escaped; NULL -> null */
+void json_open(struct json *j, const char *key, char bracket);	/* '{' or '[' */
+void json_close(struct json *j, char bracket);
+void json_str(struct json *j, const char *key, const char *val);
+void json_num(struct json *j, const char *key, const char *digits);	/* null if not a number */
+void json_bool(struct json *j, const char *key, bool val);
+void json_end(struct json *j);	/* newline after the top value */
+
+#endif

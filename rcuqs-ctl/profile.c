@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Profiles: find (/etc over /usr/lib, /dev/null masks), parse, include,
+ * validate. Nothing here touches the kernel; a profile that loads is one
+ * every value of which the tool accepts.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "util.h"
+
+static int name_path(const char *dir, const char *name, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s%s", dir, name, PROFILE_SUFFIX);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static bool is_mask(const char *path)
+{
+	char target[16];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+	if (n < 0)
+		return false;
+	target[n] = '\0';
+	return strcmp(target, "/dev/null") == 0;
+}
+
+int profile_locate(const struct rcuqs_ctx *ctx, const char *name,
+		   enum profile_where *where, char *path, size_t len)
+{
+	char etc[PATH_MAX], usr[PATH_MAX], full[PATH_MAX];
+	struct stat st;
+	bool have_usr;
+	int r;
+
+	*where = PROFILE_NONE;
+	if ((r = name_path(PROFILE_DIR_ETC, name, etc, sizeof(etc))) < 0 ||
+	    (r = name_path(PROFILE_DIR_USR, name, usr, sizeof(usr))) < 0)
+		return r;
+
+	if ((r = root_path(ctx, usr, full, sizeof(full))) < 0)
+		return r;
+	have_usr = lstat(full, &st) == 0;
+
+	if ((r = root_path(ctx, etc, full, sizeof(full))) < 0)
+		return r;
+	if (lstat(full, &st) == 0) {
+		if (S_ISLNK(st.st_mode) && is_mask(full))
+			*where = PROFILE_MASKED;
+		else
+			*where = have_usr ? PROFILE_OVERRIDE : PROFILE_ETC;
+		if (strlen(etc) >= len)
+			return -ENAMETOOLONG;
+		strcpy(path, etc);
+		return 0;
+	}
+	if (have_usr) {
+		*where = PROFILE_USR;
+		if (strlen(usr) >= len)
+			return -ENAMETOOLONG;
+		strcpy(path, usr);
+	}
+	return 0;
+}
+
+/* Like sudo with sudoers: root-owned, not writable by group or others. */
+static int check_safe(const char *file, const struct stat *st, const char *what)
+{
+	if (st->st_uid != 0) {
+		errmsg("%s: unsafe profile %s: owned by uid %u, not root", file, what,
+		       (unsigned)st->st_uid);
+		return -EINVAL;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		errmsg("%s: unsafe profile %s: mode %04o is %s-writable", file, what,
+		       (unsigned)(st->st_mode & 07777),
+		       st->st_mode & S_IWOTH ? "world" : "group");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' ||
+			   end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+struct chain {
+	const char *names[PROFILE_MAX_DEPTH];
+	size_t depth;
+};
+
+static int load_one(const struct rcuqs_ctx *ctx, const char *name, struct chain *chain,
+		    struct profile *p, const char *from_file, int from_line);
+
+/* Report an include problem at the including line, or plainly for the top. */
+#define where_err(from_file, from_line, fmt, ...)				\
+	do {									\
+		if (from_file)							\
+			errmsg("%s:%d: " fmt, from_file, from_line, __VA_ARGS__); \
+		else								\
+			errmsg(fmt, __VA_ARGS__);				\
+	} while (0)
+
+/* Parse one file; its own settings land in own[], include name in inc. */
+static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
+		      char **description, int *desc_line, char *inc, int *inc_line)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, r = 0;
+
+	while (getline(&line, &cap, f) >= 0) {
+		const struct tunable *t;
+		char *key, *value, *eq;
+
+		lineno++;
+		key = trim(line);
+		if (*key == '\0' || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			errmsg("%s:%d: missing '=' in '%s'", file, lineno, key);
+			r = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		key = trim(key);
+		value = trim(eq + 1);
+		if (*key == '\0') {
+			errmsg("%s:%d: missing key before '='", file, lineno);
+			r = -EINVAL;
+			break;
+		}
+		if (strcmp(key, "description") == 0) {
+			if (*description) {
+				errmsg("%s:%d: duplicate key 'description' (first on line %d)",
+				       file, lineno, *desc_line);
+				r = -EINVAL;
+				break;
+			}
+			if (*value == '\0') {
+				errmsg("%s:%d: empty description", file, lineno);
+				r = -EINVAL;
+				break;
+			}
+			*description = strdup(value);
+			if (!*description) {
+				r = -ENOMEM;
+				break;
+			}
+			*desc_line = lineno;
+			continue;
+		}
+		if (strcmp(key, "include") == 0) {
+			if (*inc) {
+				errmsg("%s:%d: duplicate key 'include' (first on line %d)",
+				       file, lineno, *inc_line);
+				r = -EINVAL;
+				break;
+			}
+			if (!valid_name(value)) {
+				errmsg("%s:%d: invalid profile name '%s' in include", file,
+				       lineno, value);
+				r = -EINVAL;
+				break;
+			}
+			strcpy(inc, value);	/* valid_name() bounds it */
+			*inc_line = lineno;
+			continue;
+		}
+		t = tunable_find(key);
+		if (!t) {
+			errmsg("%s:%d: unknown key '%s'", file, lineno, key);
+			r = -EINVAL;
+			break;
+		}
+		if (own[tunable_index(t)].value[0]) {
+			errmsg("%s:%d: duplicate key '%s' (first on line %d)", file, lineno,
+			       key, own[tunable_index(t)].line);
+			r = -EINVAL;
+			break;
+		}
+		if (strlen(value) >= VALUE_MAX || tunable_check(t, value) < 0) {
+			errmsg("%s:%d: bad value '%s' for %s: expected %s", file, lineno,
+			       value, t->name, t->range);
+			r = -EINVAL;
+			break;
+		}
+		strcpy(own[tunable_index(t)].value, value);
+		own[tunable_index(t)].line = lineno;
+	}
+	if (r == 0 && ferror(f))
+		r = -EIO;
+	free(line);
+	return r;
+}
+
+static int load_one(const struct rcuqs_ctx *ctx, const char *name, struct chain *chain,
+		    struct profile *p, const char *from_file, int from_line)
+{
+	struct setting own[N_TUNABLES];
+	char rel[PATH_MAX], full[PATH_MAX], dir[PATH_MAX], inc[72] = "";
+	char *description = NULL, *file;
+	enum profile_where where;
+	int desc_line = 0, inc_line = 0, fd, r;
+	struct stat st;
+	FILE *f;
+
+	for (size_t i = 0; i < chain->depth; i++) {
+		if (strcmp(chain->names[i], name) == 0) {
+			char loop[PROFILE_MAX_DEPTH * 72 + 8] = "";
+
+			for (size_t j = i; j < chain->depth; j++) {
+				strcat(loop, chain->names[j]);
+				strcat(loop, " -> ");
+			}
+			strcat(loop, name);
+			where_err(from_file, from_line, "include loop: %s", loop);
+			return -EINVAL;
+		}
+	}
+	if (chain->depth == PROFILE_MAX_DEPTH) {
+		where_err(from_file, from_line, "include of '%s' exceeds the depth of %d files",
+			  name, PROFILE_MAX_DEPTH);
+		return -EINVAL;
+	}
+
+	r = profile_locate(ctx, name, &where, rel, sizeof(rel));
+	if (r < 0)
+		return r;
+	switch (where) {
+	case PROFILE_NONE:
+		if (from_file)
+			errmsg("%s:%d: includes unknown profile '%s'", from_file, from_line, name);
+		else
+			errmsg("unknown profile '%s' (not in %s or %s)", name,
+			       PROFILE_DIR_ETC, PROFILE_DIR_USR);
+		return -EINVAL;
+	case PROFILE_MASKED:
+		if (from_file)
+			errmsg("%s:%d: includes masked profile '%s' (%s -> /dev/null)",
+			       from_file, from_line, name, rel);
+		else
+			errmsg("profile '%s' is masked (%s -> /dev/null)", name, rel);
+		return -EINVAL;
+	default:
+		break;
+	}
+
+	if ((r = root_path(ctx, rel, full, sizeof(full))) < 0)
+		return r;
+	fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		r = -errno;
+		errmsg("%s: %s", rel, strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		errmsg("%s: not a regular file", rel);
+		close(fd);
+		return -EINVAL;
+	}
+	if ((r = check_safe(rel, &st, "file")) < 0) {
+		close(fd);
+		return r;
+	}
+	/* The directory holding it, too: otherwise anyone could swap the file. */
+	strcpy(dir, full);
+	*strrchr(dir, '/') = '\0';
+	if (stat(dir, &st) == 0) {
+		char reldir[PATH_MAX];
+
+		strcpy(reldir, rel);
+		*strrchr(reldir, '/') = '\0';
+		if ((r = check_safe(reldir, &st, "directory")) < 0) {
+			close(fd);
+			return r;
+		}
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+
+	file = strdup(rel);
+	if (!file) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	p->files[p->nfiles++] = file;	/* depth check above bounds nfiles */
+
+	memset(own, 0, sizeof(own));
+	r = parse_file(f, file, own, &description, &desc_line, inc, &inc_line);
+	fclose(f);
+	if (r < 0)
+		goto out;
+
+	if (inc[0]) {
+		chain->names[chain->depth++] = name;
+		r = load_one(ctx, inc, chain, p, file, inc_line);
+		chain->depth--;
+		if (r < 0)
+			goto out;
+	}
+	/* This file's settings after its include's: later wins. */
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		if (own[i].value[0]) {
+			p->set[i] = own[i];
+			p->set[i].file = file;
+		}
+	}
+	if (description) {
+		free(p->description);
+		p->description = description;
+		description = NULL;
+	}
+out:
+	free(description);
+	return r;
+}
+
+int profile_load(const struct rcuqs_ctx *ctx, const char *name, struct profile *p)
+{
+	struct chain chain = { .depth = 0 };
+
+	memset(p, 0, sizeof(*p));
+	if (!valid_name(name)) {
+		errmsg("invalid profile name '%s': use letters, digits, '_', '-', '.'", name);
+		return -EINVAL;
+	}
+	p->name = strdup(name);
+	if (!p->name)
+		return -ENOMEM;
+	return load_one(ctx, name, &chain, p, NULL, 0);
+}
+
+void profile_free(struct profile *p)
+{
+	free(p->name);
+	free(p->description);
+	for (size_t i = 0; i < p->nfiles; i++)
+		free(p->files[i]);
+	memset(p, 0, sizeof(*p));
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct profile_entry *)a)->name,
+		      ((const struct profile_entry *)b)->name);
+}
+
+static int scan_dir(const struct rcuqs_ctx *ctx, const char *abs,
+		    struct profile_entry **v, size_t *n, size_t *cap)
+{
+	char full[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int r;
+
+	if ((r = root_path(ctx, abs, full, sizeof(full))) < 0)
+		return r;
+	d = opendir(full);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name), sl = strlen(PROFILE_SUFFIX);
+		char name[72];
+		bool dup = false;
+
+		if (len <= sl || len - sl >= sizeof(name) ||
+		    strcmp(de->d_name + len - sl, PROFILE_SUFFIX) != 0)
+			continue;
+		memcpy(name, de->d_name, len - sl);
+		name[len - sl] = '\0';
+		if (!valid_name(name))
+			continue;
+		for (size_t i = 0; i < *n; i++)
+			if (strcmp((*v)[i].name, name) == 0)
+				dup = true;
+		if (dup)
+			continue;
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 16;
+			struct profile_entry *nv = realloc(*v, nc * sizeof(*nv));
+
+			if (!nv) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			*v = nv;
+			*cap = nc;
+		}
+		strcpy((*v)[*n].name, name);
+		r = profile_locate(ctx, name, &(*v)[*n].where, (*v)[*n].path,
+				   sizeof((*v)[*n].path));
+		if (r < 0) {
+			closedir(d);
+			return r;
+		}
+		(*n)++;
+	}
+	closedir(d);
+	return 0;
+}
+
+int profile_list(const struct rcuqs_ctx *ctx, struct profile_entry **out, size_t *n)
+{
+	size_t cap = 0;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	r = scan_dir(ctx, PROFILE_DIR_ETC, out, n, &cap);
+	if (r == 0)
+		r = scan_dir(ctx, PROFILE_DIR_USR, out, n, &cap);
+	if (r < 0) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return r;
+	}
+	if (*n)
+		qsort(*out, *n, sizeof(**out), entry_cmp);
+	return 0;
+}

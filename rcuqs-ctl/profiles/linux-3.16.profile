@@ -1,0 +1,20 @@
+# rcuqs profile: linux-3.16. Format: rcuqs.profile(5).
+#
+# Reproduces Linux 3.16's quiescent-state reporting, for regression hunting
+# (bisecting a difference between 3.16-era and 6.1 behaviour).
+#
+# What 3.16 did, and its closest 6.1 equivalent:
+# - cond_resched() counted calls per CPU and reported a quiescent state
+#   every 256 (ac1bea85781e): cond_resched_qs_limit=256.
+# - There was no jiffies_till_sched_qs and no per-CPU "urgent QS" flag; that
+#   came with 4a81e8328d37 in 3.17. A holding CPU was only kicked late, near
+#   half the stall timeout. 6.1 cannot switch the flag off, so the
+#   equivalent is asking as late as the kernel allows: just under half the
+#   stall timeout. Debian's rcupdate.rcu_cpu_stall_timeout=21 s is 5250
+#   jiffies at HZ=250 (limit 2624), so 2500 jiffies (10 s). Values are in
+#   jiffies and depend on HZ; with a shorter stall timeout the kernel refuses
+#   2500 and rcuqs-ctl restores everything it had written.
+include=default
+description=Linux 3.16 behaviour for regression hunting: QS every 256 cond_resched() calls and no early urgent-QS request; trades both profiles' costs for fidelity
+rcutree.cond_resched_qs_limit=256
+rcutree.jiffies_till_sched_qs=2500

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rcuqs-ctl: apply, verify and persist RCU quiescent-state profiles.
+ *
+ * Global options, then one subcommand from the table below; each
+ * subcommand parses its own arguments.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rcuqs.h"
+#include "sysfs.h"
+#include "tunables.h"
+#include "util.h"
+
+static const struct command *const commands[] = {
+	&cmd_list, &cmd_show, &cmd_status, &cmd_set_profile, &cmd_apply,
+	&cmd_verify, &cmd_set, &cmd_boot_args, &cmd_params,
+};
+
+static void usage(void)
+{
+	printf("Usage: rcuqs-ctl [OPTIONS] COMMAND [ARGS...]\n"
+	       "\n"
+	       "Options:\n"
+	       "  -r, --root DIR   act on the system rooted at DIR instead of / (also RCUQS_ROOT)\n"
+	       "  -j, --json       JSON output (list, show, status, params, verify, boot-args)\n"
+	       "  -h, --help       show this help and exit\n"
+	       "  -V, --version    show the version and exit\n"
+	       "\n"
+	       "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		char left[64];
+
+		snprintf(left, sizeof(left), "%s%s%s", commands[i]->name,
+			 commands[i]->args[0] ? " " : "", commands[i]->args);
+		printf("  %-20s  %s\n", left, commands[i]->help);
+	}
+	printf("\nSee rcuqs-ctl(8) for exit codes and files.\n");
+}
+
+int usage_error(void)
+{
+	fputs("Try 'rcuqs-ctl --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+int exit_status(int r)
+{
+	switch (-r) {
+	case 0:
+		return EXIT_OK;
+	case EINVAL:
+		return EXIT_USAGE;
+	case ENODEV:
+		return EXIT_NOKERNEL;
+	case EACCES:
+	case EPERM:
+		return EXIT_PERM;
+	case ENOTRECOVERABLE:
+		return EXIT_PARTIAL;
+	default:
+		return EXIT_FAIL;
+	}
+}
+
+/*
+ * Writing commands need root. The check is on the effective uid, before
+ * the lock and before anything is read, whatever --root points at: an
+ * unprivileged user gets one clear line, not a half-done attempt.
+ */
+int require_root(const char *what)
+{
+	if (geteuid() == 0)
+		return 0;
+	errmsg("permission denied: '%s' writes kernel parameters and needs root", what);
+	return -EACCES;
+}
+
+int require_rcuqs_kernel(const struct rcuqs_ctx *ctx)
+{
+	if (sysfs_exists(ctx, RCUQS_MARKER))
+		return 0;
+	errmsg("the running kernel lacks the rcuqs patches (no /sys/%s)", RCUQS_MARKER);
+	return -ENODEV;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "root", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rcuqs_ctx ctx = { .root = "", .json = false };
+	const char *root = getenv("RCUQS_ROOT");
+	char rootbuf[PATH_MAX];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+r:jhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			root = optarg;
+			break;
+		case 'j':
+			ctx.json = true;
+			break;
+		case 'h':
+			usage();
+			return EXIT_OK;
+		case 'V':
+			printf("rcuqs-ctl %s\n", RCUQS_VERSION);
+			return EXIT_OK;
+		default:
+			return usage_error();
+		}
+	}
+	if (root && root[0]) {
+		/* "/" and "/x/" both become a prefix without the trailing slash. */
+		size_t n = strlen(root);
+
+		if (n >= sizeof(rootbuf)) {
+			errmsg("root directory name too long");
+			return usage_error();
+		}
+		strcpy(rootbuf, root);
+		while (n > 0 && rootbuf[n - 1] == '/')
+			rootbuf[--n] = '\0';
+		if (access(n ? rootbuf : "/", F_OK) < 0) {
+			errmsg("root directory '%s': %s", root, strerror(errno));
+			return usage_error();
+		}
+		ctx.root = rootbuf;
+	}
+	if (optind >= argc) {
+		errmsg("missing command");
+		return usage_error();
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[optind], commands[i]->name) == 0)
+			return commands[i]->fn(&ctx, argc - optind, argv + optind);
+	}
+	errmsg("unknown command '%s'", argv[optind]);
+	return usage_error();
+}

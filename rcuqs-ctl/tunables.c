@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The tunables rcuqs-ctl knows: command-line name, sysfs file, where the
+ * kernel's metadata about it lives, type and accepted range.
+ *
+ * The ranges are what the kernel accepts (see README.md and kernel/rcu/);
+ * the fqs limits use HZ's largest value since the tool cannot know HZ, and
+ * the kernel clamps to HZ itself.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tunables.h"
+
+const struct tunable tunables[N_TUNABLES] = {
+	{
+		.name = "rcutree.jiffies_till_sched_qs",
+		.sysfs = "module/rcutree/parameters/jiffies_till_sched_qs",
+		.kmod = "tree", .param = "jiffies_till_sched_qs",
+		.type = TT_AUTO_ULONG, .min = 1, .max = ULONG_MAX,
+		.unit = "jiffies",
+		.range = "auto, or 1..ULONG_MAX (kernel: < stall timeout/2)",
+	},
+	{
+		.name = "rcutree.cond_resched_qs_limit",
+		.sysfs = "module/rcutree/parameters/cond_resched_qs_limit",
+		.kmod = "tree", .param = "cond_resched_qs_limit",
+		.type = TT_ULONG, .min = 0, .max = 1048576,
+		.unit = "calls", .range = "0..1048576 (0 = off)",
+	},
+	{
+		.name = "rcutree.jiffies_till_first_fqs",
+		.sysfs = "module/rcutree/parameters/jiffies_till_first_fqs",
+		.kmod = "tree", .param = "jiffies_till_first_fqs",
+		.type = TT_ULONG, .min = 0, .max = 1000,
+		.unit = "jiffies", .range = "0..HZ (kernel clamps)",
+	},
+	{
+		.name = "rcutree.jiffies_till_next_fqs",
+		.sysfs = "module/rcutree/parameters/jiffies_till_next_fqs",
+		.kmod = "tree", .param = "jiffies_till_next_fqs",
+		.type = TT_ULONG, .min = 1, .max = 1000,
+		.unit = "jiffies", .range = "1..HZ (kernel clamps)",
+	},
+	{
+		.name = "rcupdate.rcu_cpu_stall_timeout",
+		.sysfs = "module/rcupdate/parameters/rcu_cpu_stall_timeout",
+		.kmod = "update", .param = "rcu_cpu_stall_timeout",
+		.type = TT_ULONG, .min = 3, .max = 300,
+		.unit = "seconds", .range = "3..300",
+	},
+	{
+		.name = "rcutree.kthread_prio",
+		.sysfs = NULL,
+		.kmod = "tree", .param = "kthread_prio",
+		.type = TT_ULONG, .min = 0, .max = 99,
+		.unit = "priority", .range = "0..99",
+	},
+	{
+		.name = "rcu_nocbs",
+		.sysfs = NULL,
+		.kmod = NULL, .param = "rcu_nocbs",	/* __setup(): no metadata */
+		.type = TT_CPULIST, .min = 0, .max = 8191,
+		.unit = "cpulist", .range = "all, or a CPU list such as 1-3,5",
+	},
+};
+
+const struct tunable *tunable_find(const char *name)
+{
+	for (size_t i = 0; i < N_TUNABLES; i++)
+		if (strcmp(tunables[i].name, name) == 0)
+			return &tunables[i];
+	return NULL;
+}
+
+bool tunable_name_unsafe(const char *name)
+{
+	return name[0] == '\0' || strchr(name, '/') || strstr(name, "..");
+}
+
+/*
+ * A strict decimal: digits only, no sign, no leading zero (the kernel
+ * parses with base 0, so "010" would mean 8), no overflow.
+ */
+static int parse_decimal(const char *s, const char **end, unsigned long *out)
+{
+	const char *p = s;
+	unsigned long v = 0;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	if (*p == '0' && p[1] >= '0' && p[1] <= '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned long d = (unsigned long)(*p - '0');
+
+		if (v > (ULONG_MAX - d) / 10)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	*end = p;
+	*out = v;
+	return 0;
+}
+
+static int check_cpulist(const struct tunable *t, const char *s)
+{
+	if (strcmp(s, "all") == 0)
+		return 0;
+	for (;;) {
+		unsigned long a, b;
+		const char *end;
+
+		if (parse_decimal(s, &end, &a) < 0 || a > t->max)
+			return -EINVAL;
+		s = end;
+		if (*s == '-') {
+			if (parse_decimal(s + 1, &end, &b) < 0 || b > t->max || b < a)
+				return -EINVAL;
+			s = end;
+		}
+		if (*s == '\0')
+			return 0;
+		if (*s != ',')
+			return -EINVAL;
+		s++;
+	}
+}
+
+int tunable_check(const struct tunable *t, const char *value)
+{
+	unsigned long v;
+	const char *end;
+
+	switch (t->type) {
+	case TT_CPULIST:
+		return check_cpulist(t, value);
+	case TT_AUTO_ULONG:
+		if (strcmp(value, "auto") == 0)
+			return 0;
+		/* fall through */
+	case TT_ULONG:
+		if (parse_decimal(value, &end, &v) < 0 || *end != '\0')
+			return -EINVAL;
+		return v >= t->min && v <= t->max ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RCUQS_TUNABLES_H
+#define RCUQS_TUNABLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum tunable_type {
+	TT_AUTO_ULONG,	/* "auto" or a decimal in [min, max] */
+	TT_ULONG,	/* a decimal in [min, max] */
+	TT_CPULIST,	/* "all" or N[-M][,N[-M]...] */
+};
+
+/*
+ * A tunable rcuqs-ctl knows. No descriptions here: those come from the
+ * kernel's own metadata (kmeta.c).
+ */
+struct tunable {
+	const char *name;	/* kernel command-line name */
+	const char *sysfs;	/* path below /sys, NULL when boot-only */
+	const char *kmod;	/* KBUILD_MODNAME owning its metadata, or NULL */
+	const char *param;	/* its name inside that metadata */
+	enum tunable_type type;
+	unsigned long min, max;
+	const char *unit;	/* shown as the type */
+	const char *range;	/* for humans and error messages */
+};
+
+#define N_TUNABLES 7
+extern const struct tunable tunables[N_TUNABLES];
+
+/* The sysfs file whose presence means the kernel has the rcuqs patches. */
+#define RCUQS_MARKER "module/rcutree/parameters/cond_resched_qs_limit"
+
+static inline bool tunable_runtime(const struct tunable *t)
+{
+	return t->sysfs != NULL;
+}
+
+static inline size_t tunable_index(const struct tunable *t)
+{
+	return (size_t)(t - tunables);
+}
+
+/* Lookup by exact name; NULL when unknown. */
+const struct tunable *tunable_find(const char *name);
+/* A name that must be refused outright: contains '/', "..", or is empty. */
+bool tunable_name_unsafe(const char *name);
+/* 0 when value is valid for t, else -EINVAL (caller says what is wrong). */
+int tunable_check(const struct tunable *t, const char *value);
+
+#endif
