@@ -193,7 +193,8 @@ if [ -f "$top/rcuqs-ctl/Makefile" ]; then
 	# Build a copy, so this never races the tool's own build in its folder.
 	mkdir -p "$scratch/tool"
 	cp -a "$top/rcuqs-ctl/." "$scratch/tool/"
-	if make -s -C "$scratch/tool" install DESTDIR="$root" \
+	# BUILD too: the tool keeps its objects in $(BUILD), shared otherwise.
+	if make -s -C "$scratch/tool" install DESTDIR="$root" BUILD="$scratch/tool-build" \
 		>"$scratch/tool-install.log" 2>&1 &&
 		[ -x "$root/usr/sbin/rcuqs-ctl" ]; then
 		real_tool=yes

@@ -1,0 +1,424 @@
+#!/bin/sh
+# check-man.sh: lint the man pages and check them against rcuqs-ctl.
+#
+# - mandoc -Tlint -W warning and groff -ww -z -man: no output at all;
+# - sections in the conventional order;
+# - rcuqs-ctl(8) against the built tool: every command, its arguments and
+#   every option of usage(), in usage()'s order, and nothing more; every exit
+#   code of rcuqs.h, and the codes the tool really returns; every file path
+#   the tool's sources name;
+# - every tunable the tool knows and every shipped profile (with each of its
+#   settings) in rcuqs.profile(5), and in rcuqs(7).
+# Self-tests run the same checks on broken copies and expect them to fail.
+# Parts that need the tool SKIP, saying why, until rcuqs-ctl builds.
+#
+# TAP goes to $RESULTS/man.tap (and stdout). Exit 1 if any test failed.
+set -u
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$here/.." && pwd)
+: "${BUILD:=$top/build}"
+: "${RESULTS:=$BUILD/results}"
+scratch=$BUILD/man-check
+tap=$RESULTS/man.tap
+tool_src=$top/rcuqs-ctl
+dump_awk=$here/tests/roff-dump.awk
+PAGES="rcuqs-ctl.8 rcuqs.profile.5 rcuqs.7"
+
+mkdir -p "$RESULTS"
+rm -rf "$scratch"
+mkdir -p "$scratch"
+: >"$tap"
+
+n=0 failed=0
+out() { printf '%s\n' "$*" | tee -a "$tap"; }
+ok() { n=$((n + 1)); out "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)) failed=$((failed + 1))
+	out "not ok $n - $1"
+	[ -n "${2-}" ] && printf '%s\n' "$2" | sed 's/^/#   /' | tee -a "$tap"
+	return 0
+}
+skip() { n=$((n + 1)); out "ok $n - $1 # SKIP $2"; }
+check() {
+	name=$1
+	shift
+	if msg=$("$@" 2>&1); then ok "$name"; else not_ok "$name" "$msg"; fi
+}
+# expect_fail NAME PATTERN COMMAND...: the check must fail, for the intended
+# reason (its output matches grep -E PATTERN).
+expect_fail() {
+	name=$1 pat=$2
+	shift 2
+	if msg=$("$@" 2>&1); then
+		not_ok "$name" "the check accepted a broken page: ${msg:-no output}"
+	elif ! printf '%s\n' "$msg" | grep -Eq -- "$pat"; then
+		not_ok "$name" "failed, but not with /$pat/: $msg"
+	else
+		ok "$name"
+	fi
+}
+
+# --- page reading ------------------------------------------------------------
+
+# dump PAGE: records "SECTION<TAB>SUBSECTION<TAB>TAG<TAB>KIND<TAB>TEXT".
+dump() { awk -f "$dump_awk" "$1"; }
+# tags PAGE SECTION [SUBSECTION]: the .TP tags of a section, in order.
+tags() {
+	dump "$1" | awk -F'\t' -v s="$2" -v ss="${3-}" \
+		'$1 == s && (ss == "" || $2 == ss) && $4 == "tag" { print $5 }'
+}
+# body PAGE SECTION SUBSECTION TAG: the text of the paragraph tagged TAG.
+body() {
+	dump "$1" | awk -F'\t' -v s="$2" -v ss="$3" -v t="$4" \
+		'$1 == s && $2 == ss && $3 == t && $4 == "text" { print $5 }'
+}
+# section_text PAGE SECTION: all text of a section, tags included.
+section_text() {
+	dump "$1" | awk -F'\t' -v s="$2" '$1 == s && $4 != "sh" { print $5 }'
+}
+# synopsis_lines PAGE: one line per .SY block of SYNOPSIS.
+synopsis_lines() {
+	dump "$1" | awk -F'\t' '
+		$1 == "SYNOPSIS" && $4 == "sy" { if (l != "") print l; l = $5; next }
+		$1 == "SYNOPSIS" && $4 == "text" && l != "" { l = l " " $5 }
+		END { if (l != "") print l }'
+}
+squeeze() { tr -s ' \t' '  ' | sed 's/^ //; s/ $//'; }
+
+# --- checks (each takes the page, so self-tests can feed broken copies) -----
+
+lint_mandoc() {
+	msg=$(mandoc -Tlint -W warning "$1" 2>&1)
+	rc=$?
+	[ "$rc" -eq 0 ] && [ -z "$msg" ] && return 0
+	echo "mandoc exit $rc"
+	echo "$msg"
+	return 1
+}
+lint_groff() {
+	msg=$(groff -ww -z -man "$1" 2>&1)
+	rc=$?
+	[ "$rc" -eq 0 ] && [ -z "$msg" ] && return 0
+	echo "groff exit $rc"
+	echo "$msg"
+	return 1
+}
+
+ORDER="NAME|SYNOPSIS|DESCRIPTION|COMMANDS|OPTIONS|FILES|EXIT STATUS|ENVIRONMENT|EXAMPLES|SEE ALSO"
+# section_order PAGE [all]: the conventional sections that the page has come
+# in ORDER, NAME first and SEE ALSO last; with "all", every one is present.
+section_order() {
+	dump "$1" | awk -F'\t' '$4 == "sh" { print $5 }' >"$scratch/sh"
+	awk -v order="$ORDER" -v all="${2-}" -v page="$1" '
+		BEGIN { n = split(order, o, "|"); for (i = 1; i <= n; i++) rank[o[i]] = i }
+		{ names[++m] = $0 }
+		END {
+			if (names[1] != "NAME") { print page ": first section is " names[1]; bad = 1 }
+			if (names[m] != "SEE ALSO") { print page ": last section is " names[m]; bad = 1 }
+			last = 0
+			for (i = 1; i <= m; i++) {
+				if (!(names[i] in rank)) continue
+				seen[names[i]] = 1
+				if (rank[names[i]] < last) { print page ": " names[i] " after " o[last]; bad = 1 }
+				last = rank[names[i]]
+			}
+			if (all == "all")
+				for (i = 1; i <= n; i++)
+					if (!(o[i] in seen)) { print page ": no " o[i] " section"; bad = 1 }
+			exit bad
+		}' "$scratch/sh"
+}
+
+# help_block WORD: the lines of the tool's --help under "WORD:".
+help_block() {
+	awk -v h="$1:" '$0 == h { on = 1; next } /^[^ ]/ || /^$/ { on = 0 } on' "$scratch/help"
+}
+# help_commands: "name args" of each command of usage(), in order.
+help_commands() {
+	help_block Commands | sed 's/^ *//' | awk -F'  +' '{ print $1 }' | squeeze
+}
+# help_options: "-x, --long ARG" of each option of usage(), in order.
+help_options() {
+	help_block Options | sed 's/^ *//' | awk -F'  +' '{ print $1 }' | squeeze
+}
+
+# same_list WHAT WANT-FILE GOT-FILE: equal, in order; else show both.
+same_list() {
+	cmp -s "$2" "$3" && return 0
+	echo "$1 differ (- usage(), + man page):"
+	diff -u "$2" "$3" | sed -n '3,$p'
+	return 1
+}
+
+# commands_match PAGE: COMMANDS tags == usage() commands with their args.
+commands_match() {
+	help_commands >"$scratch/want"
+	tags "$1" COMMANDS | squeeze >"$scratch/got"
+	[ -s "$scratch/want" ] || { echo "no commands parsed from --help"; return 1; }
+	same_list "commands" "$scratch/want" "$scratch/got"
+}
+# synopsis_match PAGE: a SYNOPSIS line ends in each command with its args,
+# and every SYNOPSIS command is one of usage()'s.
+synopsis_match() {
+	synopsis_lines "$1" | squeeze >"$scratch/syn"
+	bad=0
+	while IFS= read -r c; do
+		grep -Fq -- " $c" "$scratch/syn" &&
+			awk -v c="$c" 'substr($0, length($0) - length(c) + 1) == c { f = 1 } END { exit !f }' \
+				"$scratch/syn" ||
+			{ echo "SYNOPSIS has no line for '$c'"; bad=1; }
+	done <"$scratch/want"
+	while IFS= read -r l; do
+		w=$(printf '%s\n' "$l" | awk '{ for (i = 2; i <= NF; i++) if ($i !~ /^[[-]/ && $i != "DIR]") { print $i; exit } }')
+		case $w in "" | -* | COMMAND) continue ;; esac
+		grep -q "^$w\( \|\$\)" "$scratch/want" ||
+			{ echo "SYNOPSIS line '$l': '$w' is not a command of usage()"; bad=1; }
+	done <"$scratch/syn"
+	return $bad
+}
+# options_match PAGE: OPTIONS tags == usage() options, same order and args.
+options_match() {
+	help_options >"$scratch/want-opt"
+	tags "$1" OPTIONS | squeeze >"$scratch/got-opt"
+	[ -s "$scratch/want-opt" ] || { echo "no options parsed from --help"; return 1; }
+	same_list "options" "$scratch/want-opt" "$scratch/got-opt"
+}
+# exit_codes_match PAGE: EXIT STATUS tags == the codes of rcuqs.h's enum.
+exit_codes_match() {
+	grep -oE 'EXIT_[A-Z]+ *= *[0-9]+' "$tool_src/rcuqs.h" | sed 's/.*= *//' |
+		sort -n >"$scratch/want-exit"
+	tags "$1" "EXIT STATUS" | sort -n >"$scratch/got-exit"
+	[ -s "$scratch/want-exit" ] || { echo "no EXIT_ codes in rcuqs.h"; return 1; }
+	same_list "exit codes" "$scratch/want-exit" "$scratch/got-exit"
+}
+# files_match PAGE: every absolute path the tool's sources name, and the
+# sysfs directories of its tunables and counters, are in FILES.
+files_match() {
+	section_text "$1" FILES >"$scratch/files"
+	{
+		cat "$tool_src"/*.c "$tool_src"/*.h | grep -oE '"/(etc|run|usr|proc|lib)/[^"]*"' |
+			tr -d '"' | sed 's/%s.*//'
+		grep -ohE '"(module|kernel)/[^"]*/' "$tool_src"/*.c | tr -d '"' | sed 's|^|/sys/|'
+	} | sort -u >"$scratch/want-files"
+	bad=0
+	while IFS= read -r p; do
+		grep -Fq -- "$p" "$scratch/files" || { echo "FILES does not name $p"; bad=1; }
+	done <"$scratch/want-files"
+	return $bad
+}
+
+# The tool's tunables: the .name strings of tunables.c.
+tool_tunables() { grep -oE '\.name = "[^"]+"' "$tool_src/tunables.c" | cut -d'"' -f2; }
+# tunables_match PAGE5 PAGE7: each tunable is a tag in rcuqs.profile(5)'s
+# Tunables and appears in a tag of rcuqs(7) TUNABLES; (5) lists no others.
+tunables_match() {
+	tool_tunables | sort >"$scratch/want-tun"
+	tags "$1" DESCRIPTION Tunables | sort >"$scratch/got-tun"
+	[ -s "$scratch/want-tun" ] || { echo "no tunables parsed from tunables.c"; return 1; }
+	same_list "tunables of rcuqs.profile(5)" "$scratch/want-tun" "$scratch/got-tun" || return 1
+	tags "$2" TUNABLES | tr ',' '\n' | squeeze >"$scratch/got-tun7"
+	while IFS= read -r t; do
+		grep -Fqx -- "$t" "$scratch/got-tun7" || { echo "rcuqs(7) TUNABLES lacks $t"; return 1; }
+	done <"$scratch/want-tun"
+}
+
+# profiles_match PAGE5 PAGE7: every shipped profile is a tag in (5)'s
+# "Shipped profiles" whose text names each of its PARAM=VALUE settings, and
+# a tag (first word) of (7)'s CHOOSING A PROFILE; (5) describes no others.
+profiles_match() {
+	ls "$tool_src/profiles" | sed -n 's/\.profile$//p' | sort >"$scratch/want-prof"
+	tags "$1" DESCRIPTION "Shipped profiles" | sort >"$scratch/got-prof"
+	same_list "shipped profiles" "$scratch/want-prof" "$scratch/got-prof" || return 1
+	tags "$2" "CHOOSING A PROFILE" | awk '{ sub(/,$/, "", $1); print $1 }' >"$scratch/got-prof7"
+	bad=0
+	while IFS= read -r p; do
+		grep -Fqx -- "$p" "$scratch/got-prof7" ||
+			{ echo "rcuqs(7) CHOOSING A PROFILE lacks $p"; bad=1; }
+		body "$1" DESCRIPTION "Shipped profiles" "$p" | tr '\n' ' ' >"$scratch/pbody"
+		grep -vE '^[[:space:]]*(#|$)' "$tool_src/profiles/$p.profile" |
+			grep -vE '^[[:space:]]*(description|include)[[:space:]]*=' |
+			sed 's/[[:space:]]*=[[:space:]]*/=/; s/^[[:space:]]*//; s/[[:space:]]*$//' |
+			while IFS= read -r kv; do
+				grep -Fq -- "$kv" "$scratch/pbody" ||
+					{ echo "rcuqs.profile(5) on '$p' does not say $kv"; exit 1; }
+			done || bad=1
+		inc=$(sed -n 's/^[[:space:]]*include[[:space:]]*=[[:space:]]*//p' \
+			"$tool_src/profiles/$p.profile")
+		if [ -n "$inc" ] && ! grep -Fq -- "$inc" "$scratch/pbody"; then
+			echo "rcuqs.profile(5) on '$p' does not say it includes $inc"
+			bad=1
+		fi
+	done <"$scratch/want-prof"
+	return $bad
+}
+
+# --- lint ----------------------------------------------------------------------
+
+out "# man: $(mandoc -V 2>/dev/null || echo mandoc), $(groff -v 2>/dev/null | sed -n 1p)"
+for p in $PAGES; do
+	check "mandoc -Tlint -W warning $p: no warnings" lint_mandoc "$here/$p"
+	if command -v groff >/dev/null 2>&1; then
+		check "groff -ww -z -man $p: no warnings" lint_groff "$here/$p"
+	else
+		skip "groff -ww -z -man $p" "groff is not installed (mandoc alone lints)"
+	fi
+done
+check "rcuqs-ctl.8: all ten sections, in order" section_order "$here/rcuqs-ctl.8" all
+check "rcuqs.profile.5: sections in order" section_order "$here/rcuqs.profile.5"
+check "rcuqs.7: sections in order" section_order "$here/rcuqs.7"
+
+inst_check() {
+	make -s -C "$here" install DESTDIR="$scratch/inst" || return 1
+	got=$(cd "$scratch/inst" && find . -type f -printf '%p %m\n' | sort | tr '\n' ' ')
+	want="./usr/share/man/man5/rcuqs.profile.5 644 ./usr/share/man/man7/rcuqs.7 644 ./usr/share/man/man8/rcuqs-ctl.8 644 "
+	[ "$got" = "$want" ] || { echo "installed: $got; want: $want"; return 1; }
+}
+check "make install puts the pages in /usr/share/man/man{5,7,8}, mode 0644" inst_check
+
+# --- against the tool ------------------------------------------------------------
+
+tool=
+if [ -f "$tool_src/Makefile" ]; then
+	# Build a copy: never race the tool's own build in its folder.
+	mkdir -p "$scratch/tool"
+	cp -a "$tool_src/." "$scratch/tool/"
+	# BUILD too: the tool keeps its objects in $(BUILD), shared otherwise.
+	if make -s -C "$scratch/tool" BUILD="$scratch/tool-build" \
+		>"$scratch/tool-build.log" 2>&1 &&
+		[ -x "$scratch/tool/rcuqs-ctl" ]; then
+		tool=$scratch/tool/rcuqs-ctl
+	else
+		why="rcuqs-ctl does not build yet: $(tail -n 1 "$scratch/tool-build.log")"
+	fi
+else
+	why="rcuqs-ctl has no Makefile yet"
+fi
+
+page8=$here/rcuqs-ctl.8
+page5=$here/rcuqs.profile.5
+page7=$here/rcuqs.7
+if [ -n "$tool" ]; then
+	"$tool" --help >"$scratch/help" 2>"$scratch/help.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ -s "$scratch/help" ] && [ ! -s "$scratch/help.err" ]; then
+		ok "rcuqs-ctl --help: usage() on stdout, nothing on stderr, exit 0"
+	else
+		not_ok "rcuqs-ctl --help: usage() on stdout, nothing on stderr, exit 0" \
+			"exit $rc; stderr: $(cat "$scratch/help.err")"
+	fi
+	check "rcuqs-ctl.8 COMMANDS: usage()'s commands and arguments, same order" commands_match "$page8"
+	check "rcuqs-ctl.8 SYNOPSIS: one line per command of usage(), no other" synopsis_match "$page8"
+	check "rcuqs-ctl.8 OPTIONS: usage()'s options, same order" options_match "$page8"
+	check "rcuqs-ctl.8 EXIT STATUS: exactly the codes of rcuqs.h" exit_codes_match "$page8"
+	check "rcuqs-ctl.8 FILES: every path the tool uses" files_match "$page8"
+
+	# The codes the tool really returns are the documented ones.
+	documented() { tags "$page8" "EXIT STATUS" | grep -qx "$1"; }
+	# run_code NAME WANT COMMAND...: exits WANT, and WANT is documented.
+	run_code() {
+		name=$1 want=$2
+		shift 2
+		"$@" >"$scratch/run.out" 2>"$scratch/run.err"
+		rc=$?
+		if [ "$rc" -ne "$want" ]; then
+			not_ok "$name" "exit $rc, want $want; stderr: $(head -n 3 "$scratch/run.err")"
+		elif ! documented "$want"; then
+			not_ok "$name" "exit $want is not in rcuqs-ctl.8 EXIT STATUS"
+		else
+			ok "$name"
+		fi
+	}
+	fake=$scratch/fakeroot
+	mkdir -p "$fake/proc" "$fake/etc" "$fake/run"
+	run_code "exit 0 (documented): rcuqs-ctl --version" 0 "$tool" --version
+	grep -Eqx 'rcuqs-ctl [^ ]+' "$scratch/run.out" ||
+		out "# --version printed: $(cat "$scratch/run.out")"
+	run_code "exit 2 (documented): unknown command" 2 "$tool" --root "$fake" no-such-command
+	grep -q "Try 'rcuqs-ctl --help' for more information." "$scratch/run.err" ||
+		out "# unknown command: no \"Try 'rcuqs-ctl --help'\" line on stderr"
+	run_code "exit 2 (documented): unknown option" 2 "$tool" --no-such-option list
+	run_code "exit 3 (documented): kernel without the rcuqs patches" 3 "$tool" --root "$fake" status
+	if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+		run_code "exit 4 (documented): a non-root user tries to write" 4 \
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$tool" --root "$fake" apply
+	else
+		skip "exit 4 for a non-root writer" "needs root and setpriv to drop privileges"
+	fi
+	mkdir -p "$fake/sys/module/rcutree/parameters"
+	echo 0 >"$fake/sys/module/rcutree/parameters/cond_resched_qs_limit"
+	run_code "exit 5 (documented): verify with no active profile" 5 "$tool" --root "$fake" verify
+else
+	for t in "usage() on stdout" "COMMANDS match usage()" "SYNOPSIS matches usage()" \
+		"OPTIONS match usage()" "EXIT STATUS matches rcuqs.h" "FILES match the tool" \
+		"exit codes the tool returns are documented"; do
+		skip "rcuqs-ctl.8: $t" "$why"
+	done
+fi
+
+if [ -f "$tool_src/tunables.c" ]; then
+	check "every tunable of tunables.c in rcuqs.profile.5 (Tunables) and rcuqs.7 (TUNABLES)" \
+		tunables_match "$page5" "$page7"
+else
+	skip "tunables in rcuqs.profile.5 and rcuqs.7" "rcuqs-ctl/tunables.c does not exist yet"
+fi
+if ls "$tool_src/profiles/"*.profile >/dev/null 2>&1; then
+	check "every shipped profile and its settings in rcuqs.profile.5, and in rcuqs.7" \
+		profiles_match "$page5" "$page7"
+else
+	skip "shipped profiles in rcuqs.profile.5 and rcuqs.7" "rcuqs-ctl/profiles/ has no profiles yet"
+fi
+
+# --- self-tests: every check must reject a broken page ----------------------
+
+# broken NAME SED-SCRIPT SOURCE: a mutated copy; complains if sed did nothing.
+broken() {
+	sed "$2" "$3" >"$scratch/$1"
+	cmp -s "$3" "$scratch/$1" && out "# self-test $1: sed '$2' changed nothing"
+	echo "$scratch/$1"
+}
+b=$(broken bad-macro.8 's/^\.SH DESCRIPTION$/.SH DESCRIPTION\n.XY foo/' "$page8")
+expect_fail "self-test: mandoc lint rejects an unknown macro" "unknown macro|XY" lint_mandoc "$b"
+if command -v groff >/dev/null 2>&1; then
+	b=$(broken bad-escape.8 's/^\.SH DESCRIPTION$/.SH DESCRIPTION\n\\[nonesuch]/' "$page8")
+	expect_fail "self-test: groff -ww rejects an unknown escape" "warning" lint_groff "$b"
+fi
+b=$(broken order.8 's/^\.SH FILES$/.SH FILEZ/; s/^\.SH EXAMPLES$/.SH FILES/' "$page8")
+expect_fail "self-test: section order check rejects FILES after ENVIRONMENT" \
+	"FILES after|no FILES" section_order "$b" all
+b=$(broken noexit.8 's/^\.SH EXIT STATUS$/.SH EXIT CODES/' "$page8")
+expect_fail "self-test: section check rejects a missing EXIT STATUS" "no EXIT STATUS" \
+	section_order "$b" all
+if [ -n "$tool" ]; then
+	b=$(broken nostatus.8 '/^\.SH COMMANDS$/,/^\.SH OPTIONS$/{/^\.B status$/d}' "$page8")
+	expect_fail "self-test: COMMANDS check rejects a missing command" "^-status" commands_match "$b"
+	b=$(broken extra.8 's/^\.SH OPTIONS$/.TP\n.B frobnicate\nExtra.\n.SH OPTIONS/' "$page8")
+	expect_fail "self-test: COMMANDS check rejects a command the tool lacks" "^\+frobnicate" \
+		commands_match "$b"
+	b=$(broken swap.8 '/^\.SH OPTIONS$/,/^\.SH FILES$/{s/^\.BR \\-j ", " \\-\\-json$/.BR \\-h ", " \\-\\-help/;t;s/^\.BR \\-h ", " \\-\\-help$/.BR \\-j ", " \\-\\-json/}' "$page8")
+	expect_fail "self-test: OPTIONS check rejects options out of usage() order" "^-" options_match "$b"
+	b=$(broken synopsis.8 '/^\.SH SYNOPSIS$/,/^\.SH DESCRIPTION$/{s/^\.B boot\\-args$/.B boot\\-argz/}' "$page8")
+	expect_fail "self-test: SYNOPSIS check rejects a misnamed command" "boot-args|boot-argz" \
+		synopsis_match "$b"
+	b=$(broken exit.8 '/^\.SH EXIT STATUS$/,/^\.SH ENVIRONMENT$/{s/^\.B 64$/.B 65/}' "$page8")
+	expect_fail "self-test: EXIT STATUS check rejects a wrong code" "^-64|^\+65" exit_codes_match "$b"
+	b=$(broken files.8 's|^\.I /run/rcuqs.lock$|.I /run/rcuqs.lck|' "$page8")
+	expect_fail "self-test: FILES check rejects a misnamed lock file" "/run/rcuqs.lock" files_match "$b"
+fi
+if [ -f "$tool_src/tunables.c" ]; then
+	b=$(broken tun.5 '/^\.SS Tunables$/,/^\.SS Shipped/{s/^\.B rcu_nocbs$/.B rcu_nocb/}' "$page5")
+	expect_fail "self-test: tunables check rejects a misnamed tunable" "rcu_nocb" \
+		tunables_match "$b" "$page7"
+fi
+if ls "$tool_src/profiles/"*.profile >/dev/null 2>&1; then
+	first=$(sed -n 1p "$scratch/want-prof")
+	b=$(broken prof.5 "/^\.SS Shipped profiles\$/,/^\.SS Safety\$/{/^\.B $first\$/,/^\.TP\$/{s/[0-9]\\+/999999/g}}" "$page5")
+	expect_fail "self-test: profile check rejects a page with wrong values for '$first'" \
+		"does not say|differ" profiles_match "$b" "$page7"
+	b=$(broken prof.7 "s/^\.B $first\$/.B ${first}x/" "$page7")
+	expect_fail "self-test: profile check rejects rcuqs.7 without '$first'" "lacks $first" \
+		profiles_match "$page5" "$b"
+fi
+
+out "1..$n"
+[ "$failed" -eq 0 ] || { echo "man: $failed of $n tests failed" >&2; exit 1; }
