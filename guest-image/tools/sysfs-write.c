@@ -4,8 +4,9 @@
  * no newline added, and say what the kernel answered.
  *
  * Prints "ok N" (N bytes taken) or "EINVAL Invalid argument" (errno name,
- * then text) on stdout. Exit status: 0 when the whole value was taken,
- * 1 when write(2) failed, 2 on a short write, 3 on a usage or open error.
+ * then text; "(open)" added when open(2) failed) on stdout. Exit status:
+ * 0 when the whole value was taken, 1 when write(2) failed, 2 on a short
+ * write, 3 on a usage or open error.
  *
  * A shell redirection may split a long value into several writes (stdio
  * buffering), and a sysfs attribute only ever parses the first one; this
@@ -31,7 +32,8 @@ int main(int argc, char **argv)
 	}
 	fd = open(argv[1], O_WRONLY);
 	if (fd < 0) {
-		fprintf(stderr, "sysfs-write: %s: %s\n", argv[1], strerror(errno));
+		name = strerrorname_np(errno);
+		printf("%s %s (open)\n", name ? name : "?", strerror(errno));
 		return 3;
 	}
 	len = strlen(argv[2]);

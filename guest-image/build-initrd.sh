@@ -1,0 +1,71 @@
+#!/bin/bash
+# build-initrd.sh VARIANT: build the rcuqs guest initramfs for one test
+# kernel (none or dynamic) into $BUILD/guest-VARIANT/initrd.img.
+#
+# Inputs, all from 'make -C kernel-patches kernel':
+#   $BUILD/kernel-VARIANT            the O= tree (kernel.release, Module.symvers)
+#   $BUILD/modroot-VARIANT/lib/modules/RELEASE   modules_install output
+# What goes in: systemd (as init), bash, kmod tools, coreutils the tests
+# use, the kernel's modules tree plus the rcuqs_loop test module (depmod run
+# on the staged tree), the sysfs-write helper, the tests and the units.
+set -euo pipefail
+
+v=${1:?usage: build-initrd.sh VARIANT}
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
+kdir=$BUILD/kernel-$v
+modroot=$BUILD/modroot-$v
+out=$BUILD/guest-$v
+
+die() { echo "build-initrd: $*" >&2; exit 1; }
+[ -f "$kdir/include/config/kernel.release" ] ||
+	die "$kdir/include/config/kernel.release missing: run 'make -C kernel-patches kernel' first"
+release=$(cat "$kdir/include/config/kernel.release")
+[ -d "$modroot/lib/modules/$release" ] ||
+	die "$modroot/lib/modules/$release missing (modules_install output)"
+# dracut picks the compressor; say gzip, which both configs decompress
+# (CONFIG_RD_GZIP, checked here so a config change cannot break the boot).
+grep -q '^CONFIG_RD_GZIP=y' "$kdir/.config" ||
+	die "$kdir/.config lacks CONFIG_RD_GZIP=y: the kernel cannot unpack a gzip initramfs"
+
+mkdir -p "$out"
+start=$(date +%s)
+
+# The test module, built out of tree in the build folder (sources copied
+# so that the two variants do not share object files).
+rm -rf "$out/mod"
+mkdir -p "$out/mod"
+cp "$here"/modules/rcuqs_loop/{Kbuild,rcuqs_loop.c} "$out/mod/"
+make -s -C "$kdir" M="$out/mod" modules
+[ -f "$out/mod/rcuqs_loop.ko" ] || die "rcuqs_loop.ko was not built"
+
+# The one-write helper.
+mkdir -p "$out/bin"
+gcc -O2 -Wall -Wextra -Werror -o "$out/bin/sysfs-write" "$here/tools/sysfs-write.c"
+
+# Staged tree, copied into the image as it is. Debian 12 has merged /usr:
+# /lib is a link to usr/lib in the image, so stage under usr/.
+stage=$out/stage
+rm -rf "$stage"
+mkdir -p "$stage/usr/lib/modules" "$stage/usr/lib/rcuqs-test/tests" \
+	"$stage/usr/lib/systemd/system" "$stage/usr/bin"
+cp -a "$modroot/lib/modules/$release" "$stage/usr/lib/modules/"
+rm -f "$stage/usr/lib/modules/$release/build" "$stage/usr/lib/modules/$release/source"
+mkdir -p "$stage/usr/lib/modules/$release/extra"
+cp "$out/mod/rcuqs_loop.ko" "$stage/usr/lib/modules/$release/extra/"
+depmod -b "$stage/usr" "$release"
+cp "$here"/tests/{lib.sh,run-suite,demo} "$stage/usr/lib/rcuqs-test/"
+cp "$here"/tests/[0-9]*.sh "$stage/usr/lib/rcuqs-test/tests/"
+cp "$here"/units/rcuqs-suite.{service,target} "$stage/usr/lib/systemd/system/"
+cp "$out/bin/sysfs-write" "$stage/usr/bin/"
+
+tools="kmod modprobe insmod rmmod modinfo lsmod depmod dmesg stty stat seq
+timeout mktemp tr sed grep date sleep nproc uname wc head tail ls cat
+basename rm mkdir"
+dracut --quiet --force --no-kernel --no-hostonly --no-hostonly-cmdline \
+	--gzip -m "systemd systemd-initrd bash" \
+	--install "$tools" --include "$stage" / \
+	"$out/initrd.img.tmp"
+mv "$out/initrd.img.tmp" "$out/initrd.img"
+echo "build-initrd: $out/initrd.img ($release, $(du -h "$out/initrd.img" | cut -f1)," \
+	"$(($(date +%s) - start)) s)"

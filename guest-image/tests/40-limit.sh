@@ -1,0 +1,108 @@
+# boots: main
+# The limit works: a loop of L cond_resched() calls on one CPU (the
+# rcuqs_loop test module) makes limit_qs grow by about L/N with the limit
+# at N, not at all with 0; grace periods and callbacks move under load.
+. "$RCUQS_LIB/lib.sh"
+
+M=/sys/module/rcuqs_loop/parameters
+declare -A c0 c1 d
+
+snap() {	# snap ARRAY
+	local c
+	for c in $COUNTERS; do
+		get "$1[$c]" "$Q/$c"
+	done
+}
+
+# loop ARGS...: load the module with ARGS (it runs the loop in its init),
+# then d[counter] holds each counter's growth and r_* the module's results.
+loop() {
+	local c out
+	snap c0
+	if ! out=$(modprobe rcuqs_loop "$@" 2>&1); then
+		nok "modprobe rcuqs_loop $*: $out"
+		return 1
+	fi
+	snap c1
+	r_loops=$(rd $M/done_loops) r_us=$(rd $M/loop_us)
+	r_gps=$(rd $M/gps) r_gpmax=$(rd $M/gp_max_us)
+	modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"
+	for c in $COUNTERS; do
+		d[$c]=$((c1[$c] - c0[$c]))
+	done
+	diag "$*: done_loops=$r_loops loop_us=$r_us gps=$r_gps gp_max_us=$r_gpmax;" \
+		"  growth: $(for c in $COUNTERS; do printf '%s=%s ' $c ${d[$c]}; done)"
+}
+
+# expect_qs L N DESC [NHI]: limit_qs grew by floor(L/N) - 1 .. L/NHI + 1
+# (NHI defaults to N) plus the background: cond_resched() calls elsewhere
+# while the module loads and runs, measured as bg (a load with loops=0
+# under the same limit), twice that, plus 2% for noise over the loop.
+expect_qs() {
+	local l=$1 n=$2 nhi=${4:-$2} want lo hi
+	want=$((l / n))
+	lo=$((want - 1))
+	[ $lo -lt 0 ] && lo=0
+	hi=$((l / nhi + 1 + 2 * bg + want / 50 + 2))
+	between "${d[limit_qs]}" $lo $hi "$3: limit_qs grew by ~$l/$n = $want"
+}
+
+modinfo -F parm rcuqs_loop >/dev/null 2>&1
+check "modinfo (libkmod) finds rcuqs_loop.ko through the depmod index" modinfo -n rcuqs_loop
+cpu=1
+[ "$(cat /sys/devices/system/cpu/online)" = 0 ] && cpu=0
+
+# Off: not a single QS from the limit, anywhere, during a long loop.
+setp cond_resched_qs_limit 0
+loop loops=300000 cpu=$cpu
+is "${d[limit_qs]}" 0 "limit 0: limit_qs does not move over 300000 cond_resched() calls"
+is "$r_loops" 300000 "the module made the 300000 calls"
+
+for n in 1000 1 256 1048576; do
+	setp cond_resched_qs_limit $n
+	is "$(param cond_resched_qs_limit)" $n "limit set to $n"
+	loop loops=0 ms=0
+	bg=${d[limit_qs]}
+	case $n in
+	1) l=20000 ;;
+	*) l=300000 ;;
+	esac
+	loop loops=$l cpu=$cpu
+	expect_qs $l $n "limit $n, $l calls"
+done
+
+# The cond_resched_lock() variant counts too. When it reports, it goes on
+# into cond_resched(), which counts that same call once more: one report
+# per N-1 calls after the first, so up to L/(N-1).
+setp cond_resched_qs_limit 100
+loop loops=0 ms=0
+bg=${d[limit_qs]}
+loop loops=50000 cpu=$cpu lock=1
+expect_qs 50000 100 "limit 100, 50000 cond_resched_lock() calls" 99
+
+# Under load: grace periods must wait for the looping CPU; they complete,
+# and their callbacks run. Limit off, then on.
+for n in 0 64; do
+	setp cond_resched_qs_limit $n
+	loop ms=1500 cpu=$cpu gp_load=1
+	check "limit $n, 1.5 s loop with synchronize_rcu() load: gps done ($r_gps)" test "${r_gps:-0}" -ge 1
+	check "limit $n: gp_completed grew (${d[gp_completed]}) at least by gps ($r_gps)" \
+		test "${d[gp_completed]}" -ge "${r_gps:-1}"
+	check "limit $n: cbs_invoked grew (${d[cbs_invoked]}) at least by gps ($r_gps)" \
+		test "${d[cbs_invoked]}" -ge "${r_gps:-1}"
+	if [ $n = 0 ]; then
+		is "${d[limit_qs]}" 0 "limit 0 under load: limit_qs does not move"
+		if uname -v | grep -q PREEMPT_DYNAMIC; then
+			diag "preemptible RCU: the tick reports this CPU's QS, urgent_qs grew ${d[urgent_qs]}"
+		else
+			# Non-preemptible RCU: only an urgent request makes
+			# cond_resched() report, so RCU must have asked.
+			check "limit 0, non-preemptible RCU: urgent_qs grew (${d[urgent_qs]})" \
+				test "${d[urgent_qs]}" -ge 1
+		fi
+	else
+		bg=0
+		expect_qs "$r_loops" $n "limit $n under load"
+	fi
+done
+setp cond_resched_qs_limit 0

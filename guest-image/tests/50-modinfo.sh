@@ -1,0 +1,23 @@
+# boots: main
+# What libkmod (modinfo) can read about built-in rcutree, and whether the
+# kernel's own metadata describes the new parameters.
+. "$RCUQS_LIB/lib.sh"
+
+r=$(uname -r)
+bmi=/lib/modules/$r/modules.builtin.modinfo
+for cmd in "modinfo tree" "modinfo -p tree" "modinfo rcutree" "modinfo -F parm tree"; do
+	out=$($cmd 2>&1)
+	diag "\$ $cmd  (exit $?)" "$out"
+done
+diag "modules.builtin lists: $(grep -c . /lib/modules/$r/modules.builtin 2>/dev/null) objects; rcu ones: $(grep rcu /lib/modules/$r/modules.builtin 2>/dev/null | tr '\n' ' ')"
+diag "\$ tr '\\0' '\\n' < $bmi | grep -E '^(tree|update)\\.'"
+diag "$(tr '\0' '\n' < $bmi | grep -E '^(tree|update)\.')"
+
+check "$bmi exists" test -s $bmi
+keys=$(tr '\0' '\n' < $bmi)
+for p in jiffies_till_sched_qs cond_resched_qs_limit; do
+	check "modules.builtin.modinfo describes $p (tree.parm=$p:...)" \
+		eval 'grep -q "^tree\.parm=$p:." <<<"$keys"'
+	# module_param_cb() records no parmtype; only say what is there.
+	diag "parmtype for $p: $(grep "^tree\.parmtype=$p:" <<<"$keys" || echo none)"
+done

@@ -1,0 +1,77 @@
+# rcuqs guest suite: helpers sourced by every test file (bash).
+#
+# A test file prints unnumbered TAP lines ("ok - ...", "not ok - ...",
+# "# ..."); run-suite numbers them and sends them to the host. The first
+# line of each file says in which boots it runs: "# boots: main cmdline".
+
+P=/sys/module/rcutree/parameters
+Q=/sys/kernel/rcu_qs
+COUNTERS="gp_completed limit_qs urgent_qs resched_kicks cbs_invoked"
+HZ=250	# CONFIG_HZ_250 in both test kernels (kernel-patches/config)
+RCUQS_LIB=${RCUQS_LIB:-/usr/lib/rcuqs-test}
+
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; }
+diag() { local l; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
+
+# check DESC COMMAND...: ok when COMMAND succeeds.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else nok "$desc"; fi
+}
+
+# is GOT WANT DESC
+is() {
+	if [ "$1" = "$2" ]; then
+		ok "$3"
+	else
+		nok "$3"
+		diag "got '$1', want '$2'"
+	fi
+}
+
+# between VALUE LOW HIGH DESC (integers)
+between() {
+	if [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; then
+		ok "$4"
+	else
+		nok "$4"
+		diag "got '$1', want $2 .. $3"
+	fi
+}
+
+# cmdline_arg NAME: value of NAME=VALUE on the kernel command line.
+cmdline_arg() {
+	local w
+	for w in $(cat /proc/cmdline); do
+		case $w in "$1"=*) echo "${w#*=}"; return 0 ;; esac
+	done
+	return 1
+}
+
+# rd FILE: the first line of FILE, "<unreadable>" when it cannot be read.
+# get VAR FILE: the same into VAR, without a fork (TCG makes forks slow).
+get() {
+	local -n _v=$1
+	{ IFS= read -r _v <"$2"; } 2>/dev/null || _v="<unreadable>"
+}
+rd() { local x; get x "$1"; printf '%s\n' "$x"; }
+param() { rd "$P/$1"; }
+counter() { rd "$Q/$1"; }
+
+# swrite FILE VALUE: one write(2), prints the helper's answer ("ok N" or
+# "EINVAL Invalid argument"), returns its status.
+swrite() { sysfs-write "$1" "$2"; }
+
+# setp NAME VALUE: write a parameter that must accept VALUE; a failure is
+# reported by the caller's checks (the read-back), and said here.
+setp() {
+	local out
+	out=$(swrite "$P/$1" "$2") || diag "writing '$2' to $1: $out"
+}
+
+# The largest valid jiffies_till_sched_qs: half the stall timeout, minus 1.
+sched_qs_max() {
+	echo $(($(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout) * HZ / 2 - 1))
+}
