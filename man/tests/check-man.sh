@@ -276,6 +276,20 @@ inst_check() {
 }
 check "make install puts the pages in /usr/share/man/man{5,7,8}, mode 0644" inst_check
 
+# units_named: every rcuqs unit the pages name is a file in systemd-units/
+# (an instance rcuqs-profile@NAME.service by its template).
+units_named() {
+	names=$(for p in "$@"; do dump "$p" | cut -f5; done |
+		grep -oE 'rcuqs[-a-zA-Z0-9_.@]*\.service' | sed 's/@[^.]*\(\.[^.]*\)*\.service$/@.service/' |
+		sort -u)
+	[ -n "$names" ] || { echo "the pages name no rcuqs unit"; return 1; }
+	for u in $names; do
+		[ -f "$top/systemd-units/$u" ] || { echo "pages name $u: no systemd-units/$u"; return 1; }
+	done
+}
+check "every rcuqs unit the pages name exists in systemd-units/" \
+	units_named "$here/rcuqs-ctl.8" "$here/rcuqs.profile.5" "$here/rcuqs.7"
+
 # --- against the tool ------------------------------------------------------------
 
 tool=
@@ -383,6 +397,9 @@ if command -v groff >/dev/null 2>&1; then
 	b=$(broken bad-escape.8 's/^\.SH DESCRIPTION$/.SH DESCRIPTION\n\\[nonesuch]/' "$page8")
 	expect_fail "self-test: groff -ww rejects an unknown escape" "warning" lint_groff "$b"
 fi
+b=$(broken unit.8 's/rcuqs\\-profile@throughput.service/rcuqs\\-switch@throughput.service/' "$here/rcuqs-ctl.8")
+expect_fail "self-test: unit check rejects a unit systemd-units/ does not have" \
+	"rcuqs-switch@.service" units_named "$b"
 b=$(broken order.8 's/^\.SH FILES$/.SH FILEZ/; s/^\.SH EXAMPLES$/.SH FILES/' "$page8")
 expect_fail "self-test: section order check rejects FILES after ENVIRONMENT" \
 	"FILES after|no FILES" section_order "$b" all
