@@ -3,9 +3,59 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "bootcfg.h"
 #include "cmd.h"
+#include "sysfs.h"
+#include "tunables.h"
 #include "util.h"
+
+int usage_error(void)
+{
+	fputs("Try 'rcuqs-ctl --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+int exit_status(int r)
+{
+	switch (-r) {
+	case 0:
+		return EXIT_OK;
+	case EINVAL:
+		return EXIT_USAGE;
+	case ENODEV:
+		return EXIT_NOKERNEL;
+	case EACCES:
+	case EPERM:
+		return EXIT_PERM;
+	case ENOTRECOVERABLE:
+		return EXIT_PARTIAL;
+	default:
+		return EXIT_FAIL;
+	}
+}
+
+/*
+ * Writing commands need root. The check is on the effective uid, before
+ * the lock and before anything is read, whatever --root points at: an
+ * unprivileged user gets one clear line, not a half-done attempt.
+ */
+int require_root(const char *what)
+{
+	if (geteuid() == 0)
+		return 0;
+	errmsg("permission denied: '%s' writes kernel parameters and needs root", what);
+	return -EACCES;
+}
+
+int require_rcuqs_kernel(const struct rcuqs_ctx *ctx)
+{
+	if (sysfs_exists(ctx, RCUQS_MARKER))
+		return 0;
+	errmsg("the running kernel lacks the rcuqs patches (no /sys/%s)", RCUQS_MARKER);
+	return -ENODEV;
+}
 
 int cmd_args(int argc, char **argv, int min, int max)
 {

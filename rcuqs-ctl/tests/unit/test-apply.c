@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests: all-or-nothing apply. Faults are injected into sysfs_write()
+ * (see unit.h) because a fake root cannot make a restore fail after the
+ * same file took a write a moment before.
+ */
+#include "unit.h"
+
+#include "apply.h"
+#include "tunables.h"
+
+#define P "sys/module/rcutree/parameters/"
+#define U "sys/module/rcupdate/parameters/"
+
+static int setup(void **state)
+{
+	unit_setup_root(state);
+	unit_write(P "jiffies_till_sched_qs", 0644, "auto\n");
+	unit_write(P "cond_resched_qs_limit", 0644, "0\n");
+	unit_write(P "jiffies_till_first_fqs", 0644, "3\n");
+	unit_write(U "rcu_cpu_stall_timeout", 0644, "21\n");
+	unit_faults_reset();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	return unit_teardown_root(state);
+}
+
+static struct change ch(const char *name, const char *value)
+{
+	struct change c = { .t = tunable_find(name), .value = value };
+
+	assert_non_null(c.t);
+	return c;
+}
+
+static void test_all_written(void **state)
+{
+	struct change c[2] = {
+		ch("rcutree.jiffies_till_sched_qs", "1000"),
+		ch("rcutree.cond_resched_qs_limit", "256"),
+	};
+
+	(void)state;
+	assert_int_equal(apply_changes(&unit_ctx, c, 2, NULL), 0);
+	assert_string_equal(unit_read(P "jiffies_till_sched_qs"), "1000");
+	assert_string_equal(unit_read(P "cond_resched_qs_limit"), "256");
+	assert_string_equal(c[0].old, "auto");	/* newline stripped */
+	assert_string_equal(c[1].old, "0");
+}
+
+static void test_second_fails_first_restored(void **state)
+{
+	struct change c[3] = {
+		ch("rcutree.jiffies_till_sched_qs", "1000"),
+		ch("rcutree.jiffies_till_first_fqs", "5"),
+		ch("rcutree.cond_resched_qs_limit", "256"),
+	};
+	const char *err;
+	int r;
+
+	(void)state;
+	unit_fault("module/rcutree/parameters/cond_resched_qs_limit", 1, EINVAL);
+	capture_begin();
+	r = apply_changes(&unit_ctx, c, 3, NULL);
+	err = capture_end();
+	assert_int_equal(r, -EIO);
+	/* The error names the parameter, the value and the kernel's answer. */
+	assert_contains(err, "cannot set rcutree.cond_resched_qs_limit=256: Invalid argument");
+	assert_contains(err, "restored rcutree.jiffies_till_first_fqs=3");
+	assert_contains(err, "restored rcutree.jiffies_till_sched_qs=auto");
+	assert_string_equal(unit_read(P "jiffies_till_sched_qs"), "auto");
+	assert_string_equal(unit_read(P "jiffies_till_first_fqs"), "3");
+	assert_string_equal(unit_read(P "cond_resched_qs_limit"), "0\n");	/* untouched */
+	/* Restored in reverse order. */
+	assert_int_equal(unit_nlog, 5);
+	assert_string_equal(unit_log[3], "module/rcutree/parameters/jiffies_till_first_fqs=3");
+	assert_string_equal(unit_log[4], "module/rcutree/parameters/jiffies_till_sched_qs=auto");
+}
+
+static void test_first_fails_nothing_written(void **state)
+{
+	struct change c[2] = {
+		ch("rcutree.jiffies_till_sched_qs", "1000"),
+		ch("rcutree.cond_resched_qs_limit", "256"),
+	};
+	const char *err;
+	int r;
+
+	(void)state;
+	unit_fault("module/rcutree/parameters/jiffies_till_sched_qs", 1, EINVAL);
+	capture_begin();
+	r = apply_changes(&unit_ctx, c, 2, NULL);
+	err = capture_end();
+	assert_int_equal(r, -EIO);
+	assert_contains(err, "cannot set rcutree.jiffies_till_sched_qs=1000: Invalid argument");
+	assert_contains(err, "nothing was changed");
+	assert_int_equal(unit_nlog, 1);
+	assert_string_equal(unit_read(P "jiffies_till_sched_qs"), "auto\n");
+	assert_string_equal(unit_read(P "cond_resched_qs_limit"), "0\n");
+}
+
+static void test_restore_fails(void **state)
+{
+	struct change c[3] = {
+		ch("rcutree.jiffies_till_sched_qs", "1000"),
+		ch("rcutree.jiffies_till_first_fqs", "5"),
+		ch("rcutree.cond_resched_qs_limit", "256"),
+	};
+	const char *err;
+	int r;
+
+	(void)state;
+	unit_fault("module/rcutree/parameters/cond_resched_qs_limit", 1, ENOSPC);
+	unit_fault("module/rcutree/parameters/jiffies_till_sched_qs", 2, EBUSY);
+	capture_begin();
+	r = apply_changes(&unit_ctx, c, 3, NULL);
+	err = capture_end();
+	assert_int_equal(r, -ENOTRECOVERABLE);
+	assert_contains(err, "cannot set rcutree.cond_resched_qs_limit=256: No space left on device");
+	assert_contains(err, "restored rcutree.jiffies_till_first_fqs=3");
+	assert_contains(err, "cannot restore rcutree.jiffies_till_sched_qs=auto: Device or resource busy; it is still 1000");
+	assert_contains(err, "rollback failed: the system was left partly changed");
+	assert_string_equal(unit_read(P "jiffies_till_sched_qs"), "1000");
+	assert_string_equal(unit_read(P "jiffies_till_first_fqs"), "3");
+	assert_int_equal(exit_status(r), EXIT_PARTIAL);
+}
+
+static void test_read_fails_nothing_written(void **state)
+{
+	struct change c[2] = {
+		ch("rcutree.jiffies_till_sched_qs", "1000"),
+		ch("rcutree.jiffies_till_next_fqs", "5"),	/* file absent */
+	};
+	const char *err;
+	int r;
+
+	(void)state;
+	capture_begin();
+	r = apply_changes(&unit_ctx, c, 2, NULL);
+	err = capture_end();
+	assert_int_equal(r, -ENOENT);
+	assert_contains(err, "cannot read rcutree.jiffies_till_next_fqs");
+	assert_int_equal(unit_nlog, 0);
+	assert_string_equal(unit_read(P "jiffies_till_sched_qs"), "auto\n");
+}
+
+/* A growing stall timeout is written first, a shrinking one last. */
+static void test_stall_order(void **state)
+{
+	struct change up[2] = {
+		ch("rcutree.jiffies_till_sched_qs", "3000"),
+		ch("rcupdate.rcu_cpu_stall_timeout", "60"),
+	};
+	struct change down[2] = {
+		ch("rcupdate.rcu_cpu_stall_timeout", "10"),
+		ch("rcutree.jiffies_till_sched_qs", "auto"),
+	};
+
+	(void)state;
+	assert_int_equal(apply_changes(&unit_ctx, up, 2, NULL), 0);
+	assert_string_equal(unit_log[0], "module/rcupdate/parameters/rcu_cpu_stall_timeout=60");
+	assert_string_equal(unit_log[1], "module/rcutree/parameters/jiffies_till_sched_qs=3000");
+	unit_faults_reset();
+	assert_int_equal(apply_changes(&unit_ctx, down, 2, NULL), 0);
+	assert_string_equal(unit_log[0], "module/rcutree/parameters/jiffies_till_sched_qs=auto");
+	assert_string_equal(unit_log[1], "module/rcupdate/parameters/rcu_cpu_stall_timeout=10");
+}
+
+static void test_output(void **state)
+{
+	struct change c[2] = {
+		ch("rcutree.jiffies_till_sched_qs", "auto"),
+		ch("rcutree.cond_resched_qs_limit", "256"),
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(apply_changes(&unit_ctx, c, 2, f), 0);
+	fclose(f);
+	assert_string_equal(buf, "rcutree.jiffies_till_sched_qs: auto (unchanged)\n"
+				 "rcutree.cond_resched_qs_limit: 0 -> 256\n");
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_all_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_second_fails_first_restored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_first_fails_nothing_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_fails_nothing_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stall_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_output, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("apply", tests, NULL, NULL);
+}
