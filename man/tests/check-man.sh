@@ -253,6 +253,36 @@ profiles_match() {
 	return $bad
 }
 
+# examples_accepted PAGE5: write each example profile into a fresh fake root
+# and run "rcuqs-ctl show" on it; all must succeed, and there must be some.
+examples_accepted() {
+	ex=$scratch/exroot
+	rm -rf "$ex"
+	mkdir -p "$ex/etc/rcuqs/profiles" "$ex/usr/lib/rcuqs/profiles" "$ex/run"
+	cp "$tool_src"/profiles/*.profile "$ex/usr/lib/rcuqs/profiles/" 2>/dev/null
+	dump "$1" | awk -F'\t' -v dir="$ex" '
+		$1 != "EXAMPLES" { next }
+		$4 == "ex" { first = 1; f = ""; next }
+		$4 == "ee" { if (f != "") close(f); f = ""; next }
+		$4 == "text" && first {
+			first = 0
+			if ($5 ~ /^# \/etc\/rcuqs\/profiles\/[A-Za-z0-9_.-]+\.profile$/) {
+				f = dir substr($5, 3); print f > "/dev/stderr"; next
+			}
+		}
+		$4 == "text" && f != "" { print $5 > f }' 2>"$scratch/examples"
+	[ -s "$scratch/examples" ] || { echo "no example profiles found in EXAMPLES"; return 1; }
+	chmod 0644 "$ex"/etc/rcuqs/profiles/* "$ex"/usr/lib/rcuqs/profiles/*
+	chmod 0755 "$ex/etc/rcuqs/profiles" "$ex/usr/lib/rcuqs/profiles"
+	bad=0
+	while IFS= read -r f; do
+		name=$(basename "$f" .profile)
+		"$tool" --root "$ex" show "$name" >"$scratch/show.out" 2>&1 ||
+			{ echo "example '$name' refused:"; cat "$scratch/show.out"; bad=1; }
+	done <"$scratch/examples"
+	return $bad
+}
+
 # --- lint ----------------------------------------------------------------------
 
 out "# man: $(mandoc -V 2>/dev/null || echo mandoc), $(groff -v 2>/dev/null | sed -n 1p)"
@@ -362,6 +392,16 @@ if [ -n "$tool" ]; then
 	mkdir -p "$fake/sys/module/rcutree/parameters"
 	echo 0 >"$fake/sys/module/rcutree/parameters/cond_resched_qs_limit"
 	run_code "exit 5 (documented): verify with no active profile" 5 "$tool" --root "$fake" verify
+
+	# The example profiles of rcuqs.profile(5) are accepted by the tool:
+	# each .EX block whose first line is "# /etc/rcuqs/profiles/NAME.profile"
+	# becomes that file in a fake root with the shipped profiles.
+	if [ "$(id -u)" -eq 0 ]; then
+		check "every example profile in rcuqs.profile.5 passes 'rcuqs-ctl show'" \
+			examples_accepted "$page5"
+	else
+		skip "example profiles pass 'rcuqs-ctl show'" "profiles must be root-owned: run as root"
+	fi
 else
 	for t in "usage() on stdout" "COMMANDS match usage()" "SYNOPSIS matches usage()" \
 		"OPTIONS match usage()" "EXIT STATUS matches rcuqs.h" "FILES match the tool" \
@@ -421,6 +461,11 @@ if [ -n "$tool" ]; then
 	expect_fail "self-test: EXIT STATUS check rejects a wrong code" "^-64|^\+65" exit_codes_match "$b"
 	b=$(broken files.8 's|^\.I /run/rcuqs.lock$|.I /run/rcuqs.lck|' "$page8")
 	expect_fail "self-test: FILES check rejects a misnamed lock file" "/run/rcuqs.lock" files_match "$b"
+fi
+if [ -n "$tool" ] && [ "$(id -u)" -eq 0 ]; then
+	b=$(broken example.5 's/^rcu_nocbs=2\\-7$/rcu_nocbs=2\\-x/' "$page5")
+	expect_fail "self-test: example check rejects an example with a bad value" "rt.*refused|2-x" \
+		examples_accepted "$b"
 fi
 if [ -f "$tool_src/tunables.c" ]; then
 	b=$(broken tun.5 '/^\.SS Tunables$/,/^\.SS Shipped/{s/^\.B rcu_nocbs$/.B rcu_nocb/}' "$page5")

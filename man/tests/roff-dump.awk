@@ -4,7 +4,8 @@
 #   SECTION  SUBSECTION  TAG  KIND  TEXT
 # KIND is "sh" for a .SH heading (TEXT = its name), "ss" for a .SS heading,
 # "tag" for the tag line of a .TP paragraph, "sy" for the command name of a
-# .SY synopsis line, "text" for any other line that produces text. TAG is the text of the last .TP tag seen in the current
+# .SY synopsis line, "ex" and "ee" where an example (.EX/.EE) starts and
+# ends, "text" for any other line that produces text. TAG is the text of the last .TP tag seen in the current
 # section or subsection ("" before the first one), so the body of a tagged
 # paragraph can be found by its tag. TEXT is plain text: fonts dropped,
 # \- as -, the arguments of .B/.I joined by spaces, those of .BR/.IR and
@@ -75,6 +76,8 @@ BEGIN { sect = ""; subs = ""; tag = ""; want_tag = 0 }
 	next
 }
 /^\.TP/ { want_tag = 1; next }
+/^\.EX/ { emit("ex", ""); next }
+/^\.EE/ { emit("ee", ""); next }
 
 {
 	line = $0
