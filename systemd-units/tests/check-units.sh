@@ -237,6 +237,24 @@ readme_param() {
 		{ echo "README.md no longer names rcutree.cond_resched_qs_limit"; return 1; }
 }
 check "the condition's parameter is the one README.md's kernel contract names" readme_param
+
+# ... and the one the kernel series really adds: a module_param in
+# kernel/rcu/tree.c, whose MODULE_PARAM_PREFIX is "rcutree.".
+# series_param NAME: a patch of the series adds module_param*(NAME, to tree.c.
+series_param() {
+	p=$1
+	for f in $(sed 's/#.*//' "$top/kernel-patches/series"); do
+		awk '/^\+\+\+ b\// { file = $2 } file == "b/kernel/rcu/tree.c" { print }' \
+			"$top/kernel-patches/$f"
+	done | grep -Eq "^\+[[:space:]]*module_param[_a-z]*\($p," ||
+		{ echo "no patch in kernel-patches/series adds module_param*($p, ...) to kernel/rcu/tree.c"; return 1; }
+}
+if [ -s "$top/kernel-patches/series" ]; then
+	check "the condition's parameter is added to kernel/rcu/tree.c by the kernel series" \
+		series_param "${patched_param##*/}"
+else
+	skip "the condition's parameter is added by the kernel series" "kernel-patches/series is empty"
+fi
 check "rcuqs-profile@.service: oneshot, no RemainAfterExit, set-profile %i" template_unit "$tmpl"
 check "rcuqs.service: Documentation= names pages that man/ ships" doc_pages "$boot"
 check "rcuqs-profile@.service: Documentation= names pages that man/ ships" doc_pages "$tmpl"
@@ -271,6 +289,9 @@ broken rcuqs-deps.service 's/^DefaultDependencies=no/DefaultDependencies=yes/' "
 expect_fail "self-test: static check rejects DefaultDependencies=yes" \
 	"DefaultDependencies= is 'yes'" boot_unit "$root$unitdir/rcuqs-deps.service"
 broken rcuqs-cond.service 's|cond_resched_qs_limit$|cond_resched_qs_limi|' "$boot"
+[ -s "$top/kernel-patches/series" ] &&
+	expect_fail "self-test: series check rejects a parameter the series does not add" \
+		"no patch.*cond_resched_qs_limi," series_param cond_resched_qs_limi
 expect_fail "self-test: static check rejects a condition on a misspelt parameter" \
 	"ConditionPathExists= lacks '$patched_param'" boot_conditions "$root$unitdir/rcuqs-cond.service"
 broken rcuqs-profile-I@.service 's/ %i$/ %I/' "$tmpl"
