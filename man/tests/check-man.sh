@@ -283,6 +283,22 @@ examples_accepted() {
 	return $bad
 }
 
+# counters_match PAGE7 PAGE8: the counters the kernel series creates
+# (__ATTR_RO(NAME) in its patches) are exactly the tags of rcuqs(7)'s
+# CONFIRMING THE EFFECT, and each is named in rcuqs-ctl(8)'s FILES.
+counters_match() {
+	cat "$top"/kernel-patches/*.patch | grep -oE '^\+.*__ATTR_RO\([a-z_]+\)' |
+		sed 's/.*__ATTR_RO(//; s/)$//' | sort -u >"$scratch/want-cnt"
+	[ -s "$scratch/want-cnt" ] || { echo "no __ATTR_RO counters in kernel-patches/"; return 1; }
+	tags "$1" "CONFIRMING THE EFFECT" | sort >"$scratch/got-cnt"
+	same_list "counters (- kernel series, + rcuqs(7))" "$scratch/want-cnt" "$scratch/got-cnt" ||
+		return 1
+	section_text "$2" FILES >"$scratch/files8"
+	while IFS= read -r c; do
+		grep -Fq -- "$c" "$scratch/files8" || { echo "rcuqs-ctl(8) FILES lacks counter $c"; return 1; }
+	done <"$scratch/want-cnt"
+}
+
 # --- lint ----------------------------------------------------------------------
 
 out "# man: $(mandoc -V 2>/dev/null || echo mandoc), $(groff -v 2>/dev/null | sed -n 1p)"
@@ -410,6 +426,12 @@ else
 	done
 fi
 
+if ls "$top"/kernel-patches/*.patch >/dev/null 2>&1; then
+	check "the counters of the kernel series: rcuqs.7 CONFIRMING THE EFFECT, rcuqs-ctl.8 FILES" \
+		counters_match "$page7" "$page8"
+else
+	skip "counters of the kernel series in rcuqs.7" "kernel-patches/ has no patches yet"
+fi
 if [ -f "$tool_src/tunables.c" ]; then
 	check "every tunable of tunables.c in rcuqs.profile.5 (Tunables) and rcuqs.7 (TUNABLES)" \
 		tunables_match "$page5" "$page7"
@@ -466,6 +488,11 @@ if [ -n "$tool" ] && [ "$(id -u)" -eq 0 ]; then
 	b=$(broken example.5 's/^rcu_nocbs=2\\-7$/rcu_nocbs=2\\-x/' "$page5")
 	expect_fail "self-test: example check rejects an example with a bad value" "rt.*refused|2-x" \
 		examples_accepted "$b"
+fi
+if ls "$top"/kernel-patches/*.patch >/dev/null 2>&1; then
+	b=$(broken cnt.7 '/^\.SH CONFIRMING THE EFFECT$/,/^\.SH KERNEL/{s/^\.B urgent_qs$/.B urgent_qz/}' "$page7")
+	expect_fail "self-test: counter check rejects a misnamed counter" "urgent_q" \
+		counters_match "$b" "$page8"
 fi
 if [ -f "$tool_src/tunables.c" ]; then
 	b=$(broken tun.5 '/^\.SS Tunables$/,/^\.SS Shipped/{s/^\.B rcu_nocbs$/.B rcu_nocb/}' "$page5")
