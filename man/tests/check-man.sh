@@ -299,6 +299,38 @@ counters_match() {
 	done <"$scratch/want-cnt"
 }
 
+# counter_example PAGE7: the first example of rcuqs(7) EXAMPLES (take the
+# counters over 10 s, print rates and callbacks per grace period) runs as
+# printed against fake counters, "sleep 10" standing for the workload, and
+# prints the right numbers.
+counter_example() {
+	cdir=$scratch/rcu_qs
+	rm -rf "$cdir"
+	mkdir -p "$cdir"
+	for kv in gp_completed=100 cbs_invoked=5000 limit_qs=0 urgent_qs=3 resched_kicks=1; do
+		echo "${kv#*=}" >"$cdir/${kv%=*}"
+	done
+	dump "$1" | awk -F'\t' '
+		$1 != "EXAMPLES" { next }
+		$4 == "ex" { n++; next }
+		$4 == "ee" && n == 1 { exit }
+		$4 == "text" && n == 1 { sub(/^\$ /, "", $5); print $5 }' >"$scratch/example.sh"
+	grep -q 'sleep 10' "$scratch/example.sh" || { echo "example has no 'sleep 10'"; return 1; }
+	# The workload: 50 grace periods, 4000 callbacks, 4 urgent requests.
+	printf '%s\n' 'sleep() { echo 150 >gp_completed; echo 9000 >cbs_invoked; echo 7 >urgent_qs; }' \
+		>"$scratch/example-run.sh"
+	sed "s|/sys/kernel/rcu_qs|$cdir|g; s|/tmp/rcuqs\\.|$scratch/rcuqs.|g" "$scratch/example.sh" \
+		>>"$scratch/example-run.sh"
+	got=$(cd "$scratch" && LC_ALL=C sh "$scratch/example-run.sh" 2>&1)
+	want="cbs_invoked 400.0/s
+gp_completed 5.0/s
+limit_qs 0.0/s
+resched_kicks 0.0/s
+urgent_qs 0.4/s
+callbacks per grace period 80.0"
+	[ "$got" = "$want" ] || { printf 'example printed:\n%s\nwant:\n%s\n' "$got" "$want"; return 1; }
+}
+
 # --- lint ----------------------------------------------------------------------
 
 out "# man: $(mandoc -V 2>/dev/null || echo mandoc), $(groff -v 2>/dev/null | sed -n 1p)"
@@ -426,6 +458,8 @@ else
 	done
 fi
 
+check "rcuqs.7: the counter example runs as printed and computes the right rates" \
+	counter_example "$page7"
 if ls "$top"/kernel-patches/*.patch >/dev/null 2>&1; then
 	check "the counters of the kernel series: rcuqs.7 CONFIRMING THE EFFECT, rcuqs-ctl.8 FILES" \
 		counters_match "$page7" "$page8"
@@ -489,6 +523,9 @@ if [ -n "$tool" ] && [ "$(id -u)" -eq 0 ]; then
 	expect_fail "self-test: example check rejects an example with a bad value" "rt.*refused|2-x" \
 		examples_accepted "$b"
 fi
+b=$(broken ex.7 's|d\[$1\] / 10 }|d[$1] / 100 }|' "$page7")
+expect_fail "self-test: counter example check rejects a wrong rate" "example printed" \
+	counter_example "$b"
 if ls "$top"/kernel-patches/*.patch >/dev/null 2>&1; then
 	b=$(broken cnt.7 '/^\.SH CONFIRMING THE EFFECT$/,/^\.SH KERNEL/{s/^\.B urgent_qs$/.B urgent_qz/}' "$page7")
 	expect_fail "self-test: counter check rejects a misnamed counter" "urgent_q" \
