@@ -73,7 +73,7 @@ static int do_list(struct rcuqs_ctx *ctx, int argc, char **argv)
 			json_close(&j, '}');
 		} else {
 			table_row(&t, is_active ? "*" : "", e[i].name, where_name(e[i].where),
-				  e[i].where == PROFILE_MASKED ? "/dev/null" : e[i].path,
+				  e[i].path,
 				  desc ? desc : (e[i].where == PROFILE_MASKED ? "" :
 						 "(invalid, see 'rcuqs-ctl show')"));
 		}

@@ -103,13 +103,12 @@ static char *trim(char *s)
 	return s;
 }
 
+/* The include chain being loaded: names for messages, files for loops. */
 struct chain {
 	const char *names[PROFILE_MAX_DEPTH];
+	const char *files[PROFILE_MAX_DEPTH];
 	size_t depth;
 };
-
-static int load_one(const struct rcuqs_ctx *ctx, const char *name, struct chain *chain,
-		    struct profile *p, const char *from_file, int from_line);
 
 /* Report an include problem at the including line, or plainly for the top. */
 #define where_err(from_file, from_line, fmt, ...)				\
@@ -214,8 +213,13 @@ static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 	return r;
 }
 
-static int load_one(const struct rcuqs_ctx *ctx, const char *name, struct chain *chain,
-		    struct profile *p, const char *from_file, int from_line)
+/*
+ * Load profile name into p. shipped: take the /usr/lib file even though
+ * /etc overrides it; that is what "include=NAME" means inside
+ * /etc/rcuqs/profiles/NAME.profile (extend the shipped profile).
+ */
+static int load_one(const struct rcuqs_ctx *ctx, const char *name, bool shipped,
+		    struct chain *chain, struct profile *p, const char *from_file, int from_line)
 {
 	struct setting own[N_TUNABLES];
 	char rel[PATH_MAX], full[PATH_MAX], dir[PATH_MAX], inc[72] = "";
@@ -225,8 +229,22 @@ static int load_one(const struct rcuqs_ctx *ctx, const char *name, struct chain 
 	struct stat st;
 	FILE *f;
 
+	if (chain->depth == PROFILE_MAX_DEPTH) {
+		where_err(from_file, from_line, "include of '%s' exceeds the depth of %d files",
+			  name, PROFILE_MAX_DEPTH);
+		return -EINVAL;
+	}
+
+	r = profile_locate(ctx, name, &where, rel, sizeof(rel));
+	if (r < 0)
+		return r;
+	if (shipped) {
+		if ((r = name_path(PROFILE_DIR_USR, name, rel, sizeof(rel))) < 0)
+			return r;
+		where = PROFILE_USR;
+	}
 	for (size_t i = 0; i < chain->depth; i++) {
-		if (strcmp(chain->names[i], name) == 0) {
+		if (strcmp(chain->files[i], rel) == 0) {
 			char loop[PROFILE_MAX_DEPTH * 72 + 8] = "";
 
 			for (size_t j = i; j < chain->depth; j++) {
@@ -238,15 +256,6 @@ static int load_one(const struct rcuqs_ctx *ctx, const char *name, struct chain 
 			return -EINVAL;
 		}
 	}
-	if (chain->depth == PROFILE_MAX_DEPTH) {
-		where_err(from_file, from_line, "include of '%s' exceeds the depth of %d files",
-			  name, PROFILE_MAX_DEPTH);
-		return -EINVAL;
-	}
-
-	r = profile_locate(ctx, name, &where, rel, sizeof(rel));
-	if (r < 0)
-		return r;
 	switch (where) {
 	case PROFILE_NONE:
 		if (from_file)
@@ -322,8 +331,10 @@ static int load_one(const struct rcuqs_ctx *ctx, const char *name, struct chain 
 		goto out;
 
 	if (inc[0]) {
-		chain->names[chain->depth++] = name;
-		r = load_one(ctx, inc, chain, p, file, inc_line);
+		chain->names[chain->depth] = name;
+		chain->files[chain->depth++] = file;
+		r = load_one(ctx, inc, strcmp(inc, name) == 0 && where == PROFILE_OVERRIDE,
+			     chain, p, file, inc_line);
 		chain->depth--;
 		if (r < 0)
 			goto out;
@@ -357,7 +368,7 @@ int profile_load(const struct rcuqs_ctx *ctx, const char *name, struct profile *
 	p->name = strdup(name);
 	if (!p->name)
 		return -ENOMEM;
-	return load_one(ctx, name, &chain, p, NULL, 0);
+	return load_one(ctx, name, false, &chain, p, NULL, 0);
 }
 
 void profile_free(struct profile *p)

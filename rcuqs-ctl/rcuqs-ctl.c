@@ -55,7 +55,8 @@ int main(int argc, char **argv)
 	char rootbuf[PATH_MAX];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+r:jhV", longopts, NULL)) != -1) {
+	opterr = 0;	/* our own messages, naming the program, not argv[0] */
+	while ((c = getopt_long(argc, argv, "+:r:jhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			root = optarg;
@@ -69,7 +70,14 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("rcuqs-ctl %s\n", RCUQS_VERSION);
 			return EXIT_OK;
+		case ':':
+			errmsg("option '%s' needs an argument", argv[optind - 1]);
+			return usage_error();
 		default:
+			if (optopt)
+				errmsg("unknown option '-%c'", optopt);
+			else
+				errmsg("unknown option '%s'", argv[optind - 1]);
 			return usage_error();
 		}
 	}

@@ -171,6 +171,28 @@ static void test_include_missing_masked(void **state)
 	load_fails("hidden", "profile 'hidden' is masked");
 }
 
+/* Inside an /etc override, including its own name means the shipped file. */
+static void test_override_extends_shipped(void **state)
+{
+	struct profile p;
+
+	(void)state;
+	unit_write(USR "ext.profile", 0644,
+		   "description=Shipped\ninclude=base\nrcutree.cond_resched_qs_limit=256\n");
+	unit_write(ETC "ext.profile", 0644, "include=ext\nrcutree.jiffies_till_sched_qs=700\n");
+	assert_int_equal(profile_load(&unit_ctx, "ext", &p), 0);
+	assert_string_equal(value_of(&p, "rcutree.cond_resched_qs_limit"), "256");
+	assert_string_equal(value_of(&p, "rcutree.jiffies_till_sched_qs"), "700");
+	assert_string_equal(p.description, "Shipped");
+	assert_int_equal(p.nfiles, 3);
+	assert_string_equal(p.files[0], "/" ETC "ext.profile");
+	assert_string_equal(p.files[1], "/" USR "ext.profile");
+	profile_free(&p);
+	/* A shipped file including its own name is still a loop. */
+	unit_write(USR "ext.profile", 0644, "include=ext\n");
+	load_fails("ext", "/" USR "ext.profile:1: include loop: ext -> ext -> ext");
+}
+
 static void test_precedence(void **state)
 {
 	enum profile_where w;
@@ -258,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_include_errors),
 		cmocka_unit_test(test_depth_limit_ok),
 		cmocka_unit_test(test_include_missing_masked),
+		cmocka_unit_test(test_override_extends_shipped),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_unsafe),

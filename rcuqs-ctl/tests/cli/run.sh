@@ -1,0 +1,122 @@
+#!/bin/sh
+# run.sh TOOL TAPFILE WORKDIR: run every CLI test case against a scratch
+# copy of the pristine fake root and write TAP.
+#
+# A case is a directory here holding:
+#   cmd              shell run in WORKDIR/CASE/work with $RCUQS (the tool),
+#                    $ROOT (the scratch root) and $CASE (this directory)
+#   setup            optional shell run first, same variables (changes the
+#                    root before the snapshot)
+#   expected-stdout  stdout of cmd (absent: must be empty); the scratch root's
+#   expected-stderr  path is shown as ROOT in both
+#   expected-exit    exit status of cmd (absent: 0)
+#   expected-files/  files that must exist under the root with this content
+#   expected-absent  paths (one a line) that must not exist under the root
+# Everything else under the root must be byte-for-byte what it was before
+# cmd ran (run/rcuqs.lock aside), so a failing command that changes
+# anything fails its test.
+set -u
+tool=$(realpath "$1")
+tap=$2
+work=$3
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+pristine=$src/tests/rootfs-pristine
+
+rm -rf "$work"
+mkdir -p "$work"
+chmod 0755 "$work"	# cases run the tool as nobody against their root
+
+cases=$(cd "$here" && for d in */; do [ -f "$d/cmd" ] && echo "${d%/}"; done)
+n=$(echo "$cases" | wc -w)
+: >"$tap"
+echo "1..$n" >>"$tap"
+i=0 failed=0
+
+for c in $cases; do
+	i=$((i + 1))
+	dir=$work/$c
+	root=$dir/root
+	mkdir -p "$dir/work"
+	cp -a "$pristine" "$root"
+	find "$root" -name .keep -delete
+	install -m 0644 "$src"/profiles/*.profile "$root/usr/lib/rcuqs/profiles/"
+	# What a packaged system looks like, whatever umask git checked out with.
+	chown -R 0:0 "$root"
+	chmod -R go-w "$root"
+	chmod 0755 "$dir" "$dir/work"
+	depmod -b "$root" "$(cat "$root/proc/sys/kernel/osrelease")" 2>/dev/null
+	export RCUQS="$tool" ROOT="$root" CASE="$here/$c"
+	if [ -f "$here/$c/setup" ] && ! (cd "$dir/work" && sh -e "$here/$c/setup") \
+		>"$dir/setup.log" 2>&1; then
+		echo "not ok $i - $c: setup failed" >>"$tap"
+		sed 's/^/# /' "$dir/setup.log" >>"$tap"
+		failed=$((failed + 1))
+		continue
+	fi
+	cp -a "$root" "$dir/before"
+	(cd "$dir/work" && sh "$here/$c/cmd") >"$dir/stdout.raw" 2>"$dir/stderr.raw"
+	rc=$?
+	sed "s|$root|ROOT|g" "$dir/stdout.raw" >"$dir/stdout"
+	sed "s|$root|ROOT|g" "$dir/stderr.raw" >"$dir/stderr"
+
+	why=""
+	want_rc=$(cat "$here/$c/expected-exit" 2>/dev/null || echo 0)
+	[ "$rc" = "$want_rc" ] || why="$why exit $rc, want $want_rc;"
+	for s in stdout stderr; do
+		exp=$here/$c/expected-$s
+		[ -f "$exp" ] || exp=/dev/null
+		if ! diff -u "$exp" "$dir/$s" >"$dir/$s.diff"; then
+			why="$why $s differs;"
+		fi
+	done
+	: >"$dir/files.diff"
+	exclude="--exclude=rcuqs.lock"
+	if [ -d "$here/$c/expected-files" ]; then
+		for f in $(cd "$here/$c/expected-files" && find . -type f | sort); do
+			f=${f#./}
+			if ! cmp -s "$here/$c/expected-files/$f" "$root/$f"; then
+				why="$why /$f differs;"
+				diff -u "$here/$c/expected-files/$f" "$root/$f" >>"$dir/files.diff" 2>&1
+			fi
+		done
+	fi
+	if [ -f "$here/$c/expected-absent" ]; then
+		while read -r f; do
+			[ -z "$f" ] && continue
+			if [ -e "$root/$f" ] || [ -L "$root/$f" ]; then
+				why="$why /$f exists;"
+			fi
+		done <"$here/$c/expected-absent"
+	fi
+	# Anything else changed is a defect. diff -r cannot exclude by path, so
+	# compare listings and contents ourselves.
+	(cd "$dir/before" && find . ! -name rcuqs.lock | sort) >"$dir/before.list"
+	(cd "$root" && find . ! -name rcuqs.lock | sort) >"$dir/after.list"
+	extra=$(cd "$here/$c" && [ -d expected-files ] && cd expected-files && find . -type f | sort)
+	for f in $(sort -u "$dir/before.list" "$dir/after.list"); do
+		# Expected files, and the directories holding them, may change.
+		case " $(echo $extra) " in *" $f "* | *" $f/"*) continue ;; esac
+		a=$dir/before/$f b=$root/$f
+		ea=no eb=no
+		{ [ -e "$a" ] || [ -L "$a" ]; } && ea=yes
+		{ [ -e "$b" ] || [ -L "$b" ]; } && eb=yes
+		if [ $ea != $eb ]; then
+			why="$why ${f#.} $([ $eb = yes ] && echo appeared || echo vanished);"
+		elif [ -L "$a" ] || [ -L "$b" ]; then
+			[ "$(readlink "$a")" = "$(readlink "$b")" ] || why="$why ${f#.} changed;"
+		elif [ -f "$a" ]; then
+			cmp -s "$a" "$b" || why="$why ${f#.} changed;"
+		fi
+	done
+
+	if [ -z "$why" ]; then
+		echo "ok $i - $c" >>"$tap"
+	else
+		failed=$((failed + 1))
+		echo "not ok $i - $c:$why" >>"$tap"
+		cat "$dir/stdout.diff" "$dir/stderr.diff" "$dir/files.diff" | sed 's/^/# /' >>"$tap"
+	fi
+done
+echo "rcuqs-ctl CLI: $((n - failed))/$n passed (TAP: $tap)"
+[ "$failed" -eq 0 ]
