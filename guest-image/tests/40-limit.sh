@@ -4,36 +4,6 @@
 # at N, not at all with 0; grace periods and callbacks move under load.
 . "$RCUQS_LIB/lib.sh"
 
-M=/sys/module/rcuqs_loop/parameters
-declare -A c0 c1 d
-
-snap() {	# snap ARRAY
-	local c
-	for c in $COUNTERS; do
-		get "$1[$c]" "$Q/$c"
-	done
-}
-
-# loop ARGS...: load the module with ARGS (it runs the loop in its init),
-# then d[counter] holds each counter's growth and r_* the module's results.
-loop() {
-	local c out
-	snap c0
-	if ! out=$(modprobe rcuqs_loop "$@" 2>&1); then
-		nok "modprobe rcuqs_loop $*: $out"
-		return 1
-	fi
-	snap c1
-	r_loops=$(rd $M/done_loops) r_us=$(rd $M/loop_us)
-	r_gps=$(rd $M/gps) r_gpmax=$(rd $M/gp_max_us)
-	modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"
-	for c in $COUNTERS; do
-		d[$c]=$((c1[$c] - c0[$c]))
-	done
-	diag "$*: done_loops=$r_loops loop_us=$r_us gps=$r_gps gp_max_us=$r_gpmax;" \
-		"  growth: $(for c in $COUNTERS; do printf '%s=%s ' $c ${d[$c]}; done)"
-}
-
 # expect_qs L N DESC [NHI]: limit_qs grew by floor(L/N) - 1 .. L/NHI + 1
 # (NHI defaults to N) plus the background: cond_resched() calls elsewhere
 # while the module loads and runs, measured as bg (a load with loops=0

@@ -75,3 +75,36 @@ setp() {
 sched_qs_max() {
 	echo $(($(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout) * HZ / 2 - 1))
 }
+
+# The rcuqs_loop test module: loading it runs the loop (see its source).
+M=/sys/module/rcuqs_loop/parameters
+declare -A c0 c1 d
+
+snap() {	# snap ARRAY: all counters into ARRAY
+	local c
+	for c in $COUNTERS; do
+		get "$1[$c]" "$Q/$c"
+	done
+}
+
+# loop ARGS...: load the module with ARGS (it runs the loop in its init),
+# then d[counter] holds each counter's growth and r_* the module's results.
+loop() {
+	local c out
+	snap c0
+	if ! out=$(modprobe rcuqs_loop "$@" 2>&1); then
+		nok "modprobe rcuqs_loop $*: $out"
+		return 1
+	fi
+	snap c1
+	get r_loops $M/done_loops
+	get r_us $M/loop_us
+	get r_gps $M/gps
+	get r_gpmax $M/gp_max_us
+	modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"
+	for c in $COUNTERS; do
+		d[$c]=$((c1[$c] - c0[$c]))
+	done
+	diag "$*: done_loops=$r_loops loop_us=$r_us gps=$r_gps gp_max_us=$r_gpmax;" \
+		"  growth: $(for c in $COUNTERS; do printf '%s=%s ' $c ${d[$c]}; done)"
+}

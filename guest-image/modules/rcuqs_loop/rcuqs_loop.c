@@ -7,12 +7,13 @@
  * about, and returns when the loop is over:
  *
  *   insmod rcuqs_loop.ko loops=L [cpu=C] [lock=1] [gp_load=1]
- *   insmod rcuqs_loop.ko ms=T [cpu=C] [lock=1] [gp_load=1]
+ *   insmod rcuqs_loop.ko ms=T [cpu=C] [lock=1 | spin=1] [gp_load=1]
  *
  * loops=L makes exactly L calls; ms=T loops for T milliseconds instead.
  * The loop runs in a kthread bound to CPU C, so every call lands on the
  * same CPU and the per-CPU cond_resched() count is exact. lock=1 calls
- * cond_resched_lock() on a held spinlock instead of cond_resched().
+ * cond_resched_lock() on a held spinlock instead of cond_resched(); spin=1
+ * calls neither (cpu_relax() only), a loop RCU can only end by kicking.
  * gp_load=1 runs synchronize_rcu() back to back in a second, unbound
  * kthread meanwhile, so grace periods must wait for the looping CPU.
  *
@@ -49,6 +50,10 @@ MODULE_PARM_DESC(cpu, "CPU the loop runs on");
 static bool lock;
 module_param(lock, bool, 0444);
 MODULE_PARM_DESC(lock, "Call cond_resched_lock() instead of cond_resched()");
+
+static bool spin;
+module_param(spin, bool, 0444);
+MODULE_PARM_DESC(spin, "Call cpu_relax() only, no cond_resched()");
 
 static bool gp_load;
 module_param(gp_load, bool, 0444);
@@ -89,7 +94,9 @@ static void run_loop(void)
 		} else if (!(n & 1023) && ktime_after(ktime_get(), end)) {
 			break;
 		}
-		if (lock)
+		if (spin)
+			cpu_relax();
+		else if (lock)
 			cond_resched_lock(&loop_lock);
 		else
 			cond_resched();
@@ -139,6 +146,10 @@ static int __init rcuqs_loop_init(void)
 
 	if (!loops && !ms)
 		return 0;
+	if (spin && (lock || !ms)) {
+		pr_err("spin=1 needs ms=T and no lock=1\n");
+		return -EINVAL;
+	}
 	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu)) {
 		pr_err("cpu=%d is not an online CPU\n", cpu);
 		return -EINVAL;
@@ -158,8 +169,8 @@ static int __init rcuqs_loop_init(void)
 	kthread_stop(looper);
 	if (gper)
 		kthread_stop(gper);
-	pr_info("cpu=%d lock=%d gp_load=%d done_loops=%lu loop_us=%lu gps=%lu gp_max_us=%lu\n",
-		cpu, lock, gp_load, done_loops, loop_us, gps, gp_max_us);
+	pr_info("cpu=%d lock=%d spin=%d gp_load=%d done_loops=%lu loop_us=%lu gps=%lu gp_max_us=%lu\n",
+		cpu, lock, spin, gp_load, done_loops, loop_us, gps, gp_max_us);
 	return 0;
 }
 
