@@ -19,9 +19,9 @@ const struct tunable tunables[N_TUNABLES] = {
 		.name = "rcutree.jiffies_till_sched_qs",
 		.sysfs = "module/rcutree/parameters/jiffies_till_sched_qs",
 		.kmod = "tree", .param = "jiffies_till_sched_qs",
-		.type = TT_AUTO_ULONG, .min = 1, .max = ULONG_MAX,
+		.type = TT_AUTO_ULONG, .min = 1, .max = ULONG_MAX - 1,
 		.unit = "jiffies",
-		.range = "auto, or 1..ULONG_MAX (kernel: < stall timeout/2)",
+		.range = "auto, or 1..ULONG_MAX-1 (kernel: < stall timeout/2)",
 	},
 	{
 		.name = "rcutree.cond_resched_qs_limit",
@@ -81,8 +81,9 @@ bool tunable_name_unsafe(const char *name)
 }
 
 /*
- * A strict decimal: digits only, no sign, no leading zero (the kernel
- * parses with base 0, so "010" would mean 8), no overflow.
+ * A strict decimal: digits only, no sign, no overflow, and no leading zero:
+ * the kernel would read "0256" back as "256" and verify would report a
+ * drift that is none (and parsers with base 0 take "010" as 8).
  */
 static int parse_decimal(const char *s, const char **end, unsigned long *out)
 {

@@ -24,7 +24,9 @@ static void test_values(void **state)
 	(void)state;
 	assert_int_equal(check("rcutree.jiffies_till_sched_qs", "auto"), 0);
 	assert_int_equal(check("rcutree.jiffies_till_sched_qs", "1"), 0);
-	assert_int_equal(check("rcutree.jiffies_till_sched_qs", "18446744073709551615"), 0);
+	assert_int_equal(check("rcutree.jiffies_till_sched_qs", "18446744073709551614"), 0);
+	/* ULONG_MAX is the kernel's internal "auto": refused as a number. */
+	assert_int_equal(check("rcutree.jiffies_till_sched_qs", "18446744073709551615"), -EINVAL);
 	assert_int_equal(check("rcutree.jiffies_till_sched_qs", "18446744073709551616"), -EINVAL);
 	assert_int_equal(check("rcutree.jiffies_till_sched_qs", "0"), -EINVAL);
 	assert_int_equal(check("rcutree.jiffies_till_sched_qs", "AUTO"), -EINVAL);
