@@ -100,6 +100,9 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	if (reboot)
 		printf("\n");
 	printf("run 'update-grub' to update the boot configuration\n");
+	if (have_kcmdline)
+		printf("%s takes effect when kernel-install next writes the boot entries\n",
+		       KERNEL_CMDLINE);
 	goto out;
 abort:
 	pending_abort(&grub);
