@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What every command shares: argument checks, the checks before a write,
+ * and the one place a -errno becomes an exit status.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
 #include <unistd.h>
 
 #include "bootcfg.h"
