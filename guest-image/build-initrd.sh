@@ -25,8 +25,9 @@ release=$(cat "$kdir/include/config/kernel.release")
 	die "$modroot/lib/modules/$release missing (modules_install output)"
 # dracut picks the compressor; say gzip, which both configs decompress
 # (CONFIG_RD_GZIP, checked here so a config change cannot break the boot).
-grep -q '^CONFIG_RD_GZIP=y' "$kdir/.config" ||
-	die "$kdir/.config lacks CONFIG_RD_GZIP=y: the kernel cannot unpack a gzip initramfs"
+# include/config/auto.conf is the configuration the kernel was built with.
+grep -q '^CONFIG_RD_GZIP=y' "$kdir/include/config/auto.conf" ||
+	die "$kdir was not built with CONFIG_RD_GZIP=y: it cannot unpack a gzip initramfs"
 
 mkdir -p "$out"
 start=$(date +%s)
