@@ -40,9 +40,12 @@ cp "$here"/modules/rcuqs_loop/{Kbuild,rcuqs_loop.c} "$out/mod/"
 make -s -C "$kdir" M="$out/mod" modules
 [ -f "$out/mod/rcuqs_loop.ko" ] || die "rcuqs_loop.ko was not built"
 
-# The one-write helper.
+# The one-write helper, and a libkmod prober for the modinfo findings.
 mkdir -p "$out/bin"
 gcc -O2 -Wall -Wextra -Werror -o "$out/bin/sysfs-write" "$here/tools/sysfs-write.c"
+# shellcheck disable=SC2046
+gcc -O2 -Wall -Wextra -Werror -o "$out/bin/kmod-probe" "$here/tools/kmod-probe.c" \
+	$(pkg-config --cflags --libs libkmod)
 
 # Staged tree, copied into the image as it is. Debian 12 has merged /usr:
 # /lib is a link to usr/lib in the image, so stage under usr/.
@@ -58,7 +61,7 @@ depmod -b "$stage/usr" "$release"
 cp "$here"/tests/{lib.sh,run-suite,demo} "$stage/usr/lib/rcuqs-test/"
 cp "$here"/tests/[0-9]*.sh "$stage/usr/lib/rcuqs-test/tests/"
 cp "$here"/units/rcuqs-suite.{service,target} "$stage/usr/lib/systemd/system/"
-cp "$out/bin/sysfs-write" "$stage/usr/bin/"
+cp "$out/bin/sysfs-write" "$out/bin/kmod-probe" "$stage/usr/bin/"
 
 tools="kmod modprobe insmod rmmod modinfo lsmod depmod dmesg stty stat seq
 timeout mktemp tr sed grep date sleep nproc uname wc head tail ls cat

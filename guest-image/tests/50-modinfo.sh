@@ -9,6 +9,8 @@ for cmd in "modinfo tree" "modinfo -p tree" "modinfo rcutree" "modinfo -F parm t
 	out=$($cmd 2>&1)
 	diag "\$ $cmd  (exit $?)" "$out"
 done
+diag "\$ kmod-probe tree rcutree rcuqs_loop  (libkmod calls, see tools/kmod-probe.c)" \
+	"$(kmod-probe tree rcutree rcuqs_loop 2>&1)"
 diag "modules.builtin lists: $(grep -c . /lib/modules/$r/modules.builtin 2>/dev/null) objects; rcu ones: $(grep rcu /lib/modules/$r/modules.builtin 2>/dev/null | tr '\n' ' ')"
 diag "\$ tr '\\0' '\\n' < $bmi | grep -E '^(tree|update)\\.'"
 diag "$(tr '\0' '\n' < $bmi | grep -E '^(tree|update)\.')"
