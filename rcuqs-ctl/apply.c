@@ -58,10 +58,35 @@ static void order_changes(struct change *c, size_t n)
 	}
 }
 
-int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n, FILE *out)
+int apply_undo(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
+{
+	bool partial = false;
+
+	for (size_t i = n; i-- > 0;) {
+		int r;
+
+		if (!c[i].written)
+			continue;
+		r = sysfs_write(ctx, c[i].t->sysfs, c[i].old);
+		if (r < 0) {
+			errmsg("cannot restore %s=%s: %s; it is still %s", c[i].t->name,
+			       c[i].old, strerror(-r), c[i].value);
+			partial = true;
+		} else {
+			errmsg("restored %s=%s", c[i].t->name, c[i].old);
+			c[i].written = false;
+		}
+	}
+	if (partial) {
+		errmsg("rollback failed: the system was left partly changed");
+		return -ENOTRECOVERABLE;
+	}
+	return 0;
+}
+
+int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 {
 	int r = 0, failed = -1;
-	bool partial = false;
 
 	for (size_t i = 0; i < n; i++) {
 		c[i].written = false;
@@ -83,35 +108,24 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n, FILE 
 		}
 		c[i].written = true;
 	}
-	if (failed < 0) {
-		for (size_t i = 0; out && i < n; i++) {
-			if (strcmp(c[i].old, c[i].value) == 0)
-				fprintf(out, "%s: %s (unchanged)\n", c[i].t->name, c[i].value);
-			else
-				fprintf(out, "%s: %s -> %s\n", c[i].t->name, c[i].old, c[i].value);
-		}
+	if (failed < 0)
 		return 0;
-	}
 
-	for (int i = failed - 1; i >= 0; i--) {
-		int rr = sysfs_write(ctx, c[i].t->sysfs, c[i].old);
-
-		if (rr < 0) {
-			errmsg("cannot restore %s=%s: %s; it is still %s", c[i].t->name,
-			       c[i].old, strerror(-rr), c[i].value);
-			partial = true;
-		} else {
-			errmsg("restored %s=%s", c[i].t->name, c[i].old);
-			c[i].written = false;
-		}
-	}
-	if (partial) {
-		errmsg("rollback failed: the system was left partly changed");
+	if (apply_undo(ctx, c, (size_t)failed) < 0)
 		return -ENOTRECOVERABLE;
-	}
 	if (failed > 0)
 		errmsg("nothing was changed: every parameter already written was restored");
 	else
 		errmsg("nothing was changed");
 	return -EIO;
+}
+
+void changes_print(const struct change *c, size_t n, FILE *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(c[i].old, c[i].value) == 0)
+			fprintf(out, "%s: %s (unchanged)\n", c[i].t->name, c[i].value);
+		else
+			fprintf(out, "%s: %s -> %s\n", c[i].t->name, c[i].old, c[i].value);
+	}
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "profile.h"
 #include "rcuqs.h"
@@ -20,13 +21,20 @@ struct change {
  * Write every change, all or nothing: current values are read first, then
  * written in an order that keeps the kernel's relations (a larger stall
  * timeout goes first, a smaller one last); if a write fails, everything
- * already written is restored. Prints "NAME: OLD -> NEW" for each change
- * on out (NULL for quiet).
+ * already written is restored.
  * Returns 0; -EIO when a write failed and all was restored (the error names
  * the parameter, value and the kernel's answer); -ENOTRECOVERABLE when a
  * restore failed too; another -errno when reading failed (nothing written).
  */
-int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n, FILE *out);
+int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n);
+/* "NAME: OLD -> NEW" (or "NAME: VALUE (unchanged)") for each change. */
+void changes_print(const struct change *c, size_t n, FILE *out);
+
+/*
+ * Undo a successful apply_changes() (a later step failed): write the old
+ * values back. Returns 0 or -ENOTRECOVERABLE, naming what stayed changed.
+ */
+int apply_undo(const struct rcuqs_ctx *ctx, struct change *c, size_t n);
 
 /* The runtime settings of a profile as changes; returns how many. */
 size_t changes_from_profile(const struct profile *p, struct change c[N_TUNABLES]);

@@ -66,15 +66,19 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	/* ...then the kernel, all or nothing... */
 	n = changes_from_profile(&p, c);
-	r = apply_changes(ctx, c, n, stdout);
+	r = apply_changes(ctx, c, n);
 	if (r < 0) {
 		pending_abort(&active);
 		goto abort;
 	}
-	/* ...then the files, by rename. */
+	/* ...then the files, by rename; the first one failing undoes the kernel. */
 	if ((r = pending_commit(&active)) < 0) {
-		errmsg("cannot record %s: %s (runtime values were applied)", ACTIVE_FILE,
-		       strerror(-r));
+		errmsg("cannot record %s: %s", ACTIVE_FILE, strerror(-r));
+		pending_abort(&active);
+		if (apply_undo(ctx, c, n) < 0)
+			r = -ENOTRECOVERABLE;
+		else
+			errmsg("nothing was changed: every parameter already written was restored");
 		goto abort;
 	}
 	if ((r = pending_commit(&grub)) < 0) {
@@ -87,6 +91,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 		       strerror(-r));
 		goto abort;
 	}
+	changes_print(c, n, stdout);
 	printf("profile '%s' applied and recorded in %s\n", p.name, ACTIVE_FILE);
 	printf("boot form written to %s%s\n", GRUB_DROPIN,
 	       have_kcmdline ? " and " KERNEL_CMDLINE : "");
@@ -138,9 +143,11 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	if (r < 0)
 		goto out;
 	n = changes_from_profile(&p, c);
-	r = apply_changes(ctx, c, n, stdout);
-	if (r == 0)
+	r = apply_changes(ctx, c, n);
+	if (r == 0) {
+		changes_print(c, n, stdout);
 		printf("profile '%s' applied\n", p.name);
+	}
 out:
 	profile_free(&p);
 	lock_release(fd);
@@ -202,7 +209,9 @@ static int do_set(struct rcuqs_ctx *ctx, int argc, char **argv)
 	fd = prepare_write(ctx, "set");
 	if (fd < 0)
 		return exit_status(fd);
-	r = apply_changes(ctx, c, n, stdout);
+	r = apply_changes(ctx, c, n);
+	if (r == 0)
+		changes_print(c, n, stdout);
 	lock_release(fd);
 	return exit_status(r);
 }

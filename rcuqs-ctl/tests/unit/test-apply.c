@@ -44,7 +44,7 @@ static void test_all_written(void **state)
 	};
 
 	(void)state;
-	assert_int_equal(apply_changes(&unit_ctx, c, 2, NULL), 0);
+	assert_int_equal(apply_changes(&unit_ctx, c, 2), 0);
 	assert_string_equal(unit_read(P "jiffies_till_sched_qs"), "1000");
 	assert_string_equal(unit_read(P "cond_resched_qs_limit"), "256");
 	assert_string_equal(c[0].old, "auto");	/* newline stripped */
@@ -64,7 +64,7 @@ static void test_second_fails_first_restored(void **state)
 	(void)state;
 	unit_fault("module/rcutree/parameters/cond_resched_qs_limit", 1, EINVAL);
 	capture_begin();
-	r = apply_changes(&unit_ctx, c, 3, NULL);
+	r = apply_changes(&unit_ctx, c, 3);
 	err = capture_end();
 	assert_int_equal(r, -EIO);
 	/* The error names the parameter, the value and the kernel's answer. */
@@ -92,7 +92,7 @@ static void test_first_fails_nothing_written(void **state)
 	(void)state;
 	unit_fault("module/rcutree/parameters/jiffies_till_sched_qs", 1, EINVAL);
 	capture_begin();
-	r = apply_changes(&unit_ctx, c, 2, NULL);
+	r = apply_changes(&unit_ctx, c, 2);
 	err = capture_end();
 	assert_int_equal(r, -EIO);
 	assert_contains(err, "cannot set rcutree.jiffies_till_sched_qs=1000: Invalid argument");
@@ -116,7 +116,7 @@ static void test_restore_fails(void **state)
 	unit_fault("module/rcutree/parameters/cond_resched_qs_limit", 1, ENOSPC);
 	unit_fault("module/rcutree/parameters/jiffies_till_sched_qs", 2, EBUSY);
 	capture_begin();
-	r = apply_changes(&unit_ctx, c, 3, NULL);
+	r = apply_changes(&unit_ctx, c, 3);
 	err = capture_end();
 	assert_int_equal(r, -ENOTRECOVERABLE);
 	assert_contains(err, "cannot set rcutree.cond_resched_qs_limit=256: No space left on device");
@@ -139,7 +139,7 @@ static void test_read_fails_nothing_written(void **state)
 
 	(void)state;
 	capture_begin();
-	r = apply_changes(&unit_ctx, c, 2, NULL);
+	r = apply_changes(&unit_ctx, c, 2);
 	err = capture_end();
 	assert_int_equal(r, -ENOENT);
 	assert_contains(err, "cannot read rcutree.jiffies_till_next_fqs");
@@ -160,11 +160,11 @@ static void test_stall_order(void **state)
 	};
 
 	(void)state;
-	assert_int_equal(apply_changes(&unit_ctx, up, 2, NULL), 0);
+	assert_int_equal(apply_changes(&unit_ctx, up, 2), 0);
 	assert_string_equal(unit_log[0], "module/rcupdate/parameters/rcu_cpu_stall_timeout=60");
 	assert_string_equal(unit_log[1], "module/rcutree/parameters/jiffies_till_sched_qs=3000");
 	unit_faults_reset();
-	assert_int_equal(apply_changes(&unit_ctx, down, 2, NULL), 0);
+	assert_int_equal(apply_changes(&unit_ctx, down, 2), 0);
 	assert_string_equal(unit_log[0], "module/rcutree/parameters/jiffies_till_sched_qs=auto");
 	assert_string_equal(unit_log[1], "module/rcupdate/parameters/rcu_cpu_stall_timeout=10");
 }
@@ -181,7 +181,8 @@ static void test_output(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	assert_int_equal(apply_changes(&unit_ctx, c, 2, f), 0);
+	assert_int_equal(apply_changes(&unit_ctx, c, 2), 0);
+	changes_print(c, 2, f);
 	fclose(f);
 	assert_string_equal(buf, "rcutree.jiffies_till_sched_qs: auto (unchanged)\n"
 				 "rcutree.cond_resched_qs_limit: 0 -> 256\n");
