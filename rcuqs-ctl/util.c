@@ -68,6 +68,16 @@ int read_text(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t le
 			break;
 		got += (size_t)n;
 	}
+	if (got == len - 1) {
+		char extra;
+		ssize_t n = read(fd, &extra, 1);
+
+		/* More than fits: refuse rather than act on a truncated file. */
+		if (n > 0 && extra != '\0') {
+			close(fd);
+			return -EFBIG;
+		}
+	}
 	close(fd);
 	buf[got] = '\0';
 	rstrip(buf);

@@ -17,7 +17,8 @@ int root_path(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t le
 
 /*
  * Read a small text file below the root into buf (NUL-terminated), cut at
- * the first NUL byte and strip trailing whitespace. Returns length or -errno.
+ * the first NUL byte and strip trailing whitespace. Returns length or -errno
+ * (-EFBIG when the file does not fit).
  */
 int read_text(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len);
 /* Strip trailing whitespace in place. */

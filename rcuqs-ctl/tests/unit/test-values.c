@@ -152,6 +152,22 @@ static void test_boot_form(void **state)
 			    "root=/dev/sda1 quiet x=\"a b\" rcutree.cond_resched_qs_limit=256 rcu_nocbs=1-3\n");
 }
 
+static void test_read_text_too_big(void **state)
+{
+	char big[5000], buf[4096];
+
+	(void)state;
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	unit_write("etc/big", 0644, "%s", big);
+	assert_int_equal(read_text(&unit_ctx, "/etc/big", buf, sizeof(buf)), -EFBIG);
+	big[4095] = '\0';	/* exactly what fits */
+	unit_write("etc/big", 0644, "%s", big);
+	assert_int_equal(read_text(&unit_ctx, "/etc/big", buf, sizeof(buf)), 4095);
+	unit_write("etc/big", 0644, "%s\n", big);	/* one byte more, even a newline: refused */
+	assert_int_equal(read_text(&unit_ctx, "/etc/big", buf, sizeof(buf)), -EFBIG);
+}
+
 static void test_pending_abort_removes_dirs(void **state)
 {
 	struct pending_file pf;
@@ -233,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_boot_form),
+		cmocka_unit_test(test_read_text_too_big),
 		cmocka_unit_test(test_pending_abort_removes_dirs),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_table),
