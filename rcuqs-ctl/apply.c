@@ -90,6 +90,7 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		c[i].written = false;
+		c[i].now[0] = '\0';
 		r = sysfs_read(ctx, c[i].t->sysfs, c[i].old, sizeof(c[i].old));
 		if (r < 0) {
 			errmsg("cannot read %s (/sys/%s): %s; nothing was changed",
@@ -108,8 +109,13 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 		}
 		c[i].written = true;
 	}
-	if (failed < 0)
+	if (failed < 0) {
+		/* Read back: the kernel may clamp instead of refusing. */
+		for (size_t i = 0; i < n; i++)
+			if (sysfs_read(ctx, c[i].t->sysfs, c[i].now, sizeof(c[i].now)) < 0)
+				strcpy(c[i].now, c[i].value);
 		return 0;
+	}
 
 	if (apply_undo(ctx, c, (size_t)failed) < 0)
 		return -ENOTRECOVERABLE;
@@ -123,9 +129,14 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 void changes_print(const struct change *c, size_t n, FILE *out)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(c[i].old, c[i].value) == 0)
-			fprintf(out, "%s: %s (unchanged)\n", c[i].t->name, c[i].value);
+		const char *now = c[i].now[0] ? c[i].now : c[i].value;
+
+		if (strcmp(c[i].old, now) == 0)
+			fprintf(out, "%s: %s (unchanged)", c[i].t->name, now);
 		else
-			fprintf(out, "%s: %s -> %s\n", c[i].t->name, c[i].old, c[i].value);
+			fprintf(out, "%s: %s -> %s", c[i].t->name, c[i].old, now);
+		if (strcmp(now, c[i].value) != 0)
+			fprintf(out, " (asked for %s; the kernel adjusted it)", c[i].value);
+		fputc('\n', out);
 	}
 }

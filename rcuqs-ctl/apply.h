@@ -14,6 +14,7 @@ struct change {
 	const struct tunable *t;
 	const char *value;	/* validated */
 	char old[VALUE_MAX];	/* read before writing, restored on failure */
+	char now[VALUE_MAX];	/* read back after writing: what the kernel took */
 	bool written;
 };
 
@@ -27,7 +28,10 @@ struct change {
  * restore failed too; another -errno when reading failed (nothing written).
  */
 int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n);
-/* "NAME: OLD -> NEW" (or "NAME: VALUE (unchanged)") for each change. */
+/*
+ * "NAME: OLD -> NEW" (or "NAME: VALUE (unchanged)") for each change, and
+ * what the kernel made of a value it adjusted (clamped) instead of taking.
+ */
 void changes_print(const struct change *c, size_t n, FILE *out);
 
 /*

@@ -25,6 +25,13 @@ int lock_take(const struct rcuqs_ctx *ctx)
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 		return fd;
+	if (errno == ENOSYS) {
+		/* Refuse rather than run unserialized; Debian's kernels have it. */
+		errmsg("cannot lock %s: the kernel has no file locking (CONFIG_FILE_LOCKING is off)",
+		       LOCK_FILE);
+		close(fd);
+		return -ENOSYS;
+	}
 	if (errno != EWOULDBLOCK) {
 		r = -errno;
 		goto fail;

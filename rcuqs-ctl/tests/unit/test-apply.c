@@ -189,6 +189,28 @@ static void test_output(void **state)
 	free(buf);
 }
 
+/* A kernel that clamps (jiffies_till_first_fqs to HZ) is reported as such. */
+static void test_clamped(void **state)
+{
+	struct change c[1] = { ch("rcutree.jiffies_till_first_fqs", "1000") };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	/* The first read (the old value) is the file's; the read-back "clamps". */
+	unit_read_rel = "module/rcutree/parameters/jiffies_till_first_fqs";
+	unit_read_value = "250";
+	unit_read_skip = 1;
+	assert_int_equal(apply_changes(&unit_ctx, c, 1), 0);
+	changes_print(c, 1, f);
+	fclose(f);
+	assert_string_equal(buf, "rcutree.jiffies_till_first_fqs: 3 -> 250 "
+				 "(asked for 1000; the kernel adjusted it)\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +221,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_read_fails_nothing_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stall_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clamped, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("apply", tests, NULL, NULL);

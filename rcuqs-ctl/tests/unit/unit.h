@@ -164,8 +164,27 @@ int __wrap_sysfs_write(const struct rcuqs_ctx *ctx, const char *rel, const char 
 	return __real_sysfs_write(ctx, rel, value);
 }
 
+/*
+ * After unit_read_skip reads of unit_read_rel, sysfs_read() of it answers
+ * unit_read_value instead of the file (a kernel that clamped a write).
+ */
+static const char *unit_read_rel, *unit_read_value;
+static int unit_read_skip;
+
+int __real_sysfs_read(const struct rcuqs_ctx *ctx, const char *rel, char *buf, size_t len);
+int __wrap_sysfs_read(const struct rcuqs_ctx *ctx, const char *rel, char *buf, size_t len);
+int __wrap_sysfs_read(const struct rcuqs_ctx *ctx, const char *rel, char *buf, size_t len)
+{
+	if (unit_read_rel && strcmp(rel, unit_read_rel) == 0 && unit_read_skip-- <= 0) {
+		snprintf(buf, len, "%s", unit_read_value);
+		return (int)strlen(buf);
+	}
+	return __real_sysfs_read(ctx, rel, buf, len);
+}
+
 static inline void unit_faults_reset(void)
 {
+	unit_read_rel = unit_read_value = NULL;
 	unit_nfaults = 0;
 	unit_nlog = 0;
 }
