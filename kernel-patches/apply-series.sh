@@ -43,7 +43,7 @@ extract() {
 apply_fresh() {
 	for p in $(series_list "$here"); do
 		log "applying $p"
-		patch -d "$src" -p1 -s -N --no-backup-if-mismatch <"$here/$p" ||
+		patch -d "$src" -p1 -s -N -F0 --no-backup-if-mismatch <"$here/$p" ||
 			die "$p does not apply"
 	done
 	save_applied
@@ -105,7 +105,7 @@ for f in $files; do
 done
 ok=1
 for p in $(series_list "$applied" | sed -n '1!G;h;$p'); do
-	patch -d "$scratch/t" -R -p1 -s -f --no-backup-if-mismatch \
+	patch -d "$scratch/t" -R -p1 -s -f -F0 --no-backup-if-mismatch \
 		<"$applied/$p" >/dev/null 2>&1 || { ok=0; break; }
 done
 if [ "$ok" = 0 ]; then
@@ -116,7 +116,7 @@ if [ "$ok" = 0 ]; then
 	exit 0
 fi
 for p in $(series_list "$here"); do
-	patch -d "$scratch/t" -p1 -s -N --no-backup-if-mismatch \
+	patch -d "$scratch/t" -p1 -s -N -F0 --no-backup-if-mismatch \
 		<"$here/$p" || die "$p does not apply (tree left as it was)"
 done
 n=0
