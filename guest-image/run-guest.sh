@@ -52,10 +52,12 @@ if [ -z "$body" ]; then
 fi
 rm -f "$console" "$raw"
 
-# Single-threaded TCG: with QEMU 7.2's multi-threaded TCG, switching the
-# cond_resched_qs_limit static key while another vCPU runs cond_resched()
-# in a loop traps on a stale int3 in __cond_resched (tests/35-keyflip.sh;
-# not seen with thread=single). RCUQS_ACCEL overrides, e.g.
+# Single-threaded TCG: with QEMU 7.2's multi-threaded TCG, switching a
+# static key while another vCPU runs through the patched site traps on a
+# stale int3 (text_poke_bp's breakpoint seen after the patching ended):
+# tests/35-keyflip.sh shows it in __cond_resched, and a private static key
+# in a scratch module crashed the same way, so it is QEMU's, not the
+# series'. Not seen with thread=single. RCUQS_ACCEL overrides, e.g.
 # RCUQS_ACCEL="-accel tcg,thread=multi" to see it.
 accel=${RCUQS_ACCEL:--accel tcg,thread=single}
 [ "${RCUQS_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host"
