@@ -3,11 +3,11 @@
 # results as one TAP file, $RESULTS/guest-VARIANT.tap. Exit 1 on any
 # failure (a failed test, a timeout, no clean power-off, a kernel splat).
 #
-# Boots: 'cmdline' with both tunables given on the kernel command line
-# and CPUs 1-3 nohz_full,
-# 'main' with none (all runtime tests), and 'torture' (rcutorture while the
-# tunables are rewritten) when RCUQS_TORTURE lists the variant (default:
-# none dynamic; RCUQS_TORTURE= skips it).
+# Boots: 'cmdline' (both tunables on the kernel command line, CPUs 1-3
+# nohz_full), 'main' (no tunables given; all runtime tests) and 'torture'
+# (rcutorture with CPU hotplug, CPUs 1-3 nohz_full, while the tunables are
+# rewritten) when RCUQS_TORTURE lists the variant (default: none dynamic;
+# RCUQS_TORTURE= skips it; RCUQS_TORTURE_SECS sets its length, 60).
 set -uo pipefail
 v=${1:?usage: check-guest.sh VARIANT}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +28,7 @@ boot() {	# boot NAME [CMDLINE-ARG...]
 }
 boot cmdline rcutree.jiffies_till_sched_qs=17 rcutree.cond_resched_qs_limit=4096 nohz_full=1-3
 boot main
-case " $torture " in *" $v "*) boot torture rcuqs.torture_secs=${RCUQS_TORTURE_SECS:-60} ;; esac
+case " $torture " in *" $v "*) boot torture rcuqs.torture_secs=${RCUQS_TORTURE_SECS:-60} nohz_full=1-3 ;; esac
 
 tap=$RESULTS/guest-$v.tap
 awk -v v="$v" '
