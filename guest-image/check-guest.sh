@@ -30,13 +30,13 @@ boot cmdline rcutree.jiffies_till_sched_qs=17 rcutree.cond_resched_qs_limit=4096
 boot main
 case " $torture " in *" $v "*) boot torture rcuqs.torture_secs=${RCUQS_TORTURE_SECS:-60} nohz_full=1-3 ;; esac
 
+echo "# guest $v: $(($(date +%s) - start)) s in all" >>"$body"
 tap=$RESULTS/guest-$v.tap
 awk -v v="$v" '
 	/^ok - / { n++; sub(/^ok - /, ""); print "ok " n " - " v " " $0; next }
 	/^not ok - / { n++; sub(/^not ok - /, ""); print "not ok " n " - " v " " $0; next }
 	{ print }
 	END { print "1.." n }' "$body" >"$tap"
-echo "# guest $v: $(($(date +%s) - start)) s in all" >>"$tap"
 grep -q '^not ok ' "$tap" && rc=1
 echo "check-guest: $v: $(grep -c '^ok ' "$tap") ok, $(grep -c '^not ok ' "$tap") not ok -> $tap"
 grep '^not ok ' "$tap"
