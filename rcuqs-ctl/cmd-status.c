@@ -251,6 +251,7 @@ static int do_params(struct rcuqs_ctx *ctx, int argc, char **argv)
 			json_str(&j, "range", tu->range);
 			json_str(&j, "value", have ? val : NULL);
 			json_str(&j, "description", desc);
+			json_str(&j, "description_from", kmeta_source(km, tu));
 			json_close(&j, '}');
 			continue;
 		}

@@ -6,9 +6,11 @@
 #include "tunables.h"
 
 /*
- * The kernel's own metadata about its parameters, read through libkmod
- * from <root>/lib/modules/<release>/ (modules.builtin.modinfo for built-in
- * code). The only code that talks to libkmod.
+ * The kernel's own metadata about its parameters, from
+ * <root>/lib/modules/<release>/: through libkmod where it lists the
+ * built-in object, else read from modules.builtin.modinfo directly
+ * (libkmod 30 does not see kernel/rcu/tree.o, see kmeta.c). The only code
+ * that talks to libkmod.
  */
 struct kmeta;
 
@@ -17,6 +19,8 @@ int kmeta_open(const struct rcuqs_ctx *ctx, struct kmeta **km);
 void kmeta_close(struct kmeta *km);
 /* The kernel's description of t (MODULE_PARM_DESC), or NULL. */
 const char *kmeta_description(struct kmeta *km, const struct tunable *t);
+/* Where the description came from: "libkmod", "modules.builtin.modinfo", NULL. */
+const char *kmeta_source(struct kmeta *km, const struct tunable *t);
 /* The kernel's type for t (parmtype: "ulong", "int", ...), or NULL. */
 const char *kmeta_type(struct kmeta *km, const struct tunable *t);
 
