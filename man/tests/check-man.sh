@@ -30,34 +30,7 @@ rm -rf "$scratch"
 mkdir -p "$scratch"
 : >"$tap"
 
-n=0 failed=0
-out() { printf '%s\n' "$*" | tee -a "$tap"; }
-ok() { n=$((n + 1)); out "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)) failed=$((failed + 1))
-	out "not ok $n - $1"
-	[ -n "${2-}" ] && printf '%s\n' "$2" | sed 's/^/#   /' | tee -a "$tap"
-	return 0
-}
-skip() { n=$((n + 1)); out "ok $n - $1 # SKIP $2"; }
-check() {
-	name=$1
-	shift
-	if msg=$("$@" 2>&1); then ok "$name"; else not_ok "$name" "$msg"; fi
-}
-# expect_fail NAME PATTERN COMMAND...: the check must fail, for the intended
-# reason (its output matches grep -E PATTERN).
-expect_fail() {
-	name=$1 pat=$2
-	shift 2
-	if msg=$("$@" 2>&1); then
-		not_ok "$name" "the check accepted a broken page: ${msg:-no output}"
-	elif ! printf '%s\n' "$msg" | grep -Eq -- "$pat"; then
-		not_ok "$name" "failed, but not with /$pat/: $msg"
-	else
-		ok "$name"
-	fi
-}
+. "$top/scripts/tap.sh"
 
 # --- page reading ------------------------------------------------------------
 
@@ -546,5 +519,4 @@ if ls "$tool_src/profiles/"*.profile >/dev/null 2>&1; then
 		profiles_match "$page5" "$b"
 fi
 
-out "1..$n"
-[ "$failed" -eq 0 ] || { echo "man: $failed of $n tests failed" >&2; exit 1; }
+tap_end man
