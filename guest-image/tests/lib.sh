@@ -101,10 +101,26 @@ loop() {
 	get r_us $M/loop_us
 	get r_gps $M/gps
 	get r_gpmax $M/gp_max_us
+	get r_gp50 $M/gp_p50_us
+	get r_gp99 $M/gp_p99_us
 	modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"
 	for c in $COUNTERS; do
 		d[$c]=$((c1[$c] - c0[$c]))
 	done
-	diag "$*: done_loops=$r_loops loop_us=$r_us gps=$r_gps gp_max_us=$r_gpmax;" \
+	diag "$*: done_loops=$r_loops loop_us=$r_us gps=$r_gps" \
+		"  gp_p50_us=$r_gp50 gp_p99_us=$r_gp99 gp_max_us=$r_gpmax;" \
 		"  growth: $(for c in $COUNTERS; do printf '%s=%s ' $c ${d[$c]}; done)"
+}
+
+# median N...: the middle value of the integers N (the lower middle for an
+# even count), without forking.
+median() {
+	local -a v=("$@")
+	local i j t
+	for ((i = 1; i < ${#v[@]}; i++)); do
+		for ((j = i; j > 0 && v[j - 1] > v[j]; j--)); do
+			t=${v[j]} v[j]=${v[j - 1]} v[j - 1]=$t
+		done
+	done
+	echo "${v[(${#v[@]} - 1) / 2]}"
 }

@@ -7,32 +7,44 @@
  * about, and returns when the loop is over:
  *
  *   insmod rcuqs_loop.ko loops=L [cpu=C] [lock=1] [gp_load=1]
- *   insmod rcuqs_loop.ko ms=T [cpu=C] [lock=1 | spin=1] [gp_load=1]
+ *   insmod rcuqs_loop.ko ms=T [cpu=C] [lock=1 | spin=1 | idle=1]
+ *          [delay_ns=D] [gp_load=1 [gp_cpu=G] [gp_gap_us=U]]
  *
  * loops=L makes exactly L calls; ms=T loops for T milliseconds instead.
  * The loop runs in a kthread bound to CPU C, so every call lands on the
  * same CPU and the per-CPU cond_resched() count is exact. lock=1 calls
  * cond_resched_lock() on a held spinlock instead of cond_resched(); spin=1
- * calls neither (cpu_relax() only), a loop RCU can only end by kicking.
- * gp_load=1 runs synchronize_rcu() back to back in a second, unbound
- * kthread meanwhile, so grace periods must wait for the looping CPU.
+ * calls neither (cpu_relax() only), a loop RCU can only end by kicking;
+ * idle=1 sleeps for T ms instead of looping, the no-loop floor.
+ * delay_ns=D spins D ns (ndelay()) before every call: the CPU-bound
+ * kernel work between two cond_resched() calls.
+ *
+ * gp_load=1 runs synchronize_rcu() in a second kthread meanwhile, so
+ * grace periods must wait for the looping CPU: back to back, or U us
+ * apart with gp_gap_us=U, on any CPU or bound to CPU G with gp_cpu=G.
+ * Every call that starts while the loop runs is timed, also one that
+ * the loop holds up past its own end.
  *
  * The results are read-only parameters under
  * /sys/module/rcuqs_loop/parameters/ and one line in the kernel log:
- * done_loops, loop_us (loop duration), gps (synchronize_rcu() calls that
- * returned during the loop) and gp_max_us (the slowest of them).
+ * done_loops, loop_us (loop duration), gps (synchronize_rcu() calls
+ * timed), gp_p50_us, gp_p99_us and gp_max_us (their latency: median,
+ * 99th percentile by nearest rank, slowest).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/spinlock.h>
 
 static ulong loops;
@@ -55,9 +67,25 @@ static bool spin;
 module_param(spin, bool, 0444);
 MODULE_PARM_DESC(spin, "Call cpu_relax() only, no cond_resched()");
 
+static bool idle;
+module_param(idle, bool, 0444);
+MODULE_PARM_DESC(idle, "Sleep for ms milliseconds instead of looping");
+
+static uint delay_ns;
+module_param(delay_ns, uint, 0444);
+MODULE_PARM_DESC(delay_ns, "Spin this many nanoseconds before each call");
+
 static bool gp_load;
 module_param(gp_load, bool, 0444);
-MODULE_PARM_DESC(gp_load, "Run synchronize_rcu() back to back meanwhile");
+MODULE_PARM_DESC(gp_load, "Time synchronize_rcu() calls meanwhile");
+
+static int gp_cpu = -1;
+module_param(gp_cpu, int, 0444);
+MODULE_PARM_DESC(gp_cpu, "CPU the synchronize_rcu() kthread runs on (-1: any)");
+
+static uint gp_gap_us;
+module_param(gp_gap_us, uint, 0444);
+MODULE_PARM_DESC(gp_gap_us, "Sleep between synchronize_rcu() calls, microseconds");
 
 static ulong done_loops;
 module_param(done_loops, ulong, 0444);
@@ -71,9 +99,22 @@ static ulong gps;
 module_param(gps, ulong, 0444);
 MODULE_PARM_DESC(gps, "Result: synchronize_rcu() calls done during the loop");
 
+static ulong gp_p50_us;
+module_param(gp_p50_us, ulong, 0444);
+MODULE_PARM_DESC(gp_p50_us, "Result: median synchronize_rcu() latency in microseconds");
+
+static ulong gp_p99_us;
+module_param(gp_p99_us, ulong, 0444);
+MODULE_PARM_DESC(gp_p99_us, "Result: 99th percentile synchronize_rcu() latency in microseconds");
+
 static ulong gp_max_us;
 module_param(gp_max_us, ulong, 0444);
 MODULE_PARM_DESC(gp_max_us, "Result: slowest synchronize_rcu() in microseconds");
+
+/* Latency samples for the percentiles; calls beyond the array are not kept. */
+#define GP_SAMPLES 16384
+static u32 *gp_samples;
+static ulong gp_kept;
 
 static DEFINE_SPINLOCK(loop_lock);
 static DECLARE_COMPLETION(loop_done);
@@ -85,6 +126,10 @@ static void run_loop(void)
 	ktime_t end = ktime_add_ms(start, ms);
 	ulong n = 0;
 
+	if (idle) {
+		msleep(ms);
+		goto out;
+	}
 	if (lock)
 		spin_lock(&loop_lock);
 	for (;;) {
@@ -94,6 +139,8 @@ static void run_loop(void)
 		} else if (!(n & 1023) && ktime_after(ktime_get(), end)) {
 			break;
 		}
+		if (delay_ns)
+			ndelay(delay_ns);
 		if (spin)
 			cpu_relax();
 		else if (lock)
@@ -104,6 +151,7 @@ static void run_loop(void)
 	}
 	if (lock)
 		spin_unlock(&loop_lock);
+out:
 	done_loops = n;
 	loop_us = ktime_us_delta(ktime_get(), start);
 }
@@ -126,18 +174,40 @@ static int loop_fn(void *unused)
 static int gp_fn(void *unused)
 {
 	while (!kthread_should_stop()) {
+		bool timed = !READ_ONCE(loop_over);
 		ktime_t t = ktime_get();
 		ulong us;
 
 		synchronize_rcu();
 		us = ktime_us_delta(ktime_get(), t);
-		if (!READ_ONCE(loop_over)) {
+		if (timed) {
 			gps++;
 			if (us > gp_max_us)
 				gp_max_us = us;
+			if (gp_kept < GP_SAMPLES)
+				gp_samples[gp_kept++] = min_t(ulong, us, U32_MAX);
 		}
+		if (gp_gap_us && !kthread_should_stop())
+			usleep_range(gp_gap_us, gp_gap_us + gp_gap_us / 10 + 1);
 	}
 	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentiles of the kept samples. */
+static void gp_percentiles(void)
+{
+	if (!gp_kept)
+		return;
+	sort(gp_samples, gp_kept, sizeof(*gp_samples), cmp_u32, NULL);
+	gp_p50_us = gp_samples[DIV_ROUND_UP(gp_kept * 50, 100) - 1];
+	gp_p99_us = gp_samples[DIV_ROUND_UP(gp_kept * 99, 100) - 1];
 }
 
 static int __init rcuqs_loop_init(void)
@@ -146,8 +216,12 @@ static int __init rcuqs_loop_init(void)
 
 	if (!loops && !ms)
 		return 0;
-	if (spin && (lock || !ms)) {
-		pr_err("spin=1 needs ms=T and no lock=1\n");
+	if ((spin || idle) && (lock || !ms || (spin && idle))) {
+		pr_err("spin=1 and idle=1 need ms=T, no lock=1 and each other\n");
+		return -EINVAL;
+	}
+	if (gp_cpu >= 0 && (gp_cpu >= nr_cpu_ids || !cpu_online(gp_cpu))) {
+		pr_err("gp_cpu=%d is not an online CPU\n", gp_cpu);
 		return -EINVAL;
 	}
 	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu)) {
@@ -158,19 +232,28 @@ static int __init rcuqs_loop_init(void)
 	if (IS_ERR(looper))
 		return PTR_ERR(looper);
 	if (gp_load) {
-		gper = kthread_run(gp_fn, NULL, "rcuqs_gp");
+		gp_samples = kvmalloc_array(GP_SAMPLES, sizeof(*gp_samples), GFP_KERNEL);
+		gper = gp_samples ? kthread_create(gp_fn, NULL, "rcuqs_gp") : ERR_PTR(-ENOMEM);
 		if (IS_ERR(gper)) {
+			kvfree(gp_samples);
 			kthread_stop(looper);
 			return PTR_ERR(gper);
 		}
+		if (gp_cpu >= 0)
+			kthread_bind(gper, gp_cpu);
+		wake_up_process(gper);
 	}
 	wake_up_process(looper);
 	wait_for_completion(&loop_done);
 	kthread_stop(looper);
-	if (gper)
+	if (gper) {
 		kthread_stop(gper);
-	pr_info("cpu=%d lock=%d spin=%d gp_load=%d done_loops=%lu loop_us=%lu gps=%lu gp_max_us=%lu\n",
-		cpu, lock, spin, gp_load, done_loops, loop_us, gps, gp_max_us);
+		gp_percentiles();
+		kvfree(gp_samples);
+	}
+	pr_info("cpu=%d lock=%d spin=%d idle=%d delay_ns=%u gp_load=%d gp_cpu=%d done_loops=%lu loop_us=%lu gps=%lu gp_p50_us=%lu gp_p99_us=%lu gp_max_us=%lu\n",
+		cpu, lock, spin, idle, delay_ns, gp_load, gp_cpu, done_loops,
+		loop_us, gps, gp_p50_us, gp_p99_us, gp_max_us);
 	return 0;
 }
 
