@@ -31,9 +31,24 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 0
 fi
 
-rm -rf "$work"
+# A case that failed half-way may leave an immutable file behind.
+clean() { chattr -R -i "$1" >/dev/null 2>&1; rm -rf "$1"; }
+clean "$work"
 mkdir -p "$work"
 chmod 0755 "$work"	# cases run the tool as nobody against their root
+# ...which needs nobody to reach the tool and the roots. A checkout under a
+# directory others cannot traverse (root's 0700 home) has neither: work in a
+# scratch directory under /tmp then, with a copy of the tool.
+scratch=""
+nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+if ! $nobody test -x "$tool" || ! $nobody test -x "$work"; then
+	scratch=$(mktemp -d /tmp/rcuqs-ctl-cli.XXXXXX) || exit 1
+	chmod 0755 "$scratch"
+	cp "$tool" "$scratch/rcuqs-ctl"
+	tool=$scratch/rcuqs-ctl
+	echo "# $work is out of nobody's reach: working in $scratch" >"$work/README"
+	work=$scratch
+fi
 
 cases=$(cd "$here" && for d in */; do [ -f "$d/cmd" ] && echo "${d%/}"; done)
 n=$(echo "$cases" | wc -w)
@@ -127,4 +142,11 @@ for c in $cases; do
 	fi
 done
 echo "rcuqs-ctl CLI: $((n - failed))/$n passed (TAP: $tap)"
+if [ -n "$scratch" ]; then
+	if [ "$failed" -eq 0 ]; then
+		clean "$scratch"
+	else
+		echo "rcuqs-ctl CLI: the failed cases' roots are in $scratch"
+	fi
+fi
 [ "$failed" -eq 0 ]
