@@ -70,7 +70,7 @@ int apply_undo(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 		r = sysfs_write(ctx, c[i].t->sysfs, c[i].old);
 		if (r < 0) {
 			errmsg("cannot restore %s=%s: %s; it is still %s", c[i].t->name,
-			       c[i].old, strerror(-r), c[i].value);
+			       c[i].old, errstr(r), c[i].value);
 			partial = true;
 		} else {
 			errmsg("restored %s=%s", c[i].t->name, c[i].old);
@@ -94,7 +94,7 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 		r = sysfs_read(ctx, c[i].t->sysfs, c[i].old, sizeof(c[i].old));
 		if (r < 0) {
 			errmsg("cannot read %s (/sys/%s): %s; nothing was changed",
-			       c[i].t->name, c[i].t->sysfs, strerror(-r));
+			       c[i].t->name, c[i].t->sysfs, errstr(r));
 			return r;
 		}
 	}
@@ -103,7 +103,7 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		r = sysfs_write(ctx, c[i].t->sysfs, c[i].value);
 		if (r < 0) {
-			errmsg("cannot set %s=%s: %s", c[i].t->name, c[i].value, strerror(-r));
+			errmsg("cannot set %s=%s: %s", c[i].t->name, c[i].value, errstr(r));
 			failed = (int)i;
 			break;
 		}

@@ -89,13 +89,13 @@ bool cmdline_value(const char *cmdline, const char *key, char *val, size_t len)
 
 int proc_cmdline(const struct rcuqs_ctx *ctx, char **out)
 {
-	char *buf = malloc(4096);
+	char *buf = malloc(CMDLINE_MAX);
 	int r;
 
 	*out = NULL;
 	if (!buf)
 		return -ENOMEM;
-	r = read_text(ctx, PROC_CMDLINE, buf, 4096);
+	r = read_text(ctx, PROC_CMDLINE, buf, CMDLINE_MAX);
 	if (r < 0) {
 		free(buf);
 		return r;
@@ -104,48 +104,138 @@ int proc_cmdline(const struct rcuqs_ctx *ctx, char **out)
 	return 0;
 }
 
-/* Old tokens of every known tunable dropped, ours appended. */
-static char *merge_cmdline(const char *old, const char *args)
+/* Whether two tokens set the same parameter ("key" or "key=value"). */
+static bool same_key(const char *a, size_t alen, const char *b, size_t blen)
 {
-	size_t cap = strlen(old) + strlen(args) + 3, tlen;
-	const char *tok, *s = old;
+	const char *ea = memchr(a, '=', alen), *eb = memchr(b, '=', blen);
+	size_t ka = ea ? (size_t)(ea - a) : alen, kb = eb ? (size_t)(eb - b) : blen;
+
+	return ka == kb && memcmp(a, b, ka) == 0;
+}
+
+/* Whether tok is byte for byte one of the tokens of list. */
+static bool has_token(const char *list, const char *tok, size_t tlen)
+{
+	const char *f, *s = list;
+	size_t flen;
+
+	while ((f = next_token(s, &flen))) {
+		if (flen == tlen && memcmp(f, tok, tlen) == 0)
+			return true;
+		s = f + flen;
+	}
+	return false;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+char *cmdline_merge(const char *old, const char *args, const char *prev)
+{
+	size_t cap = strlen(old) + strlen(args) + 4, tlen, n = 0;
+	const char *tok, *s = old, *copied = old, *rest;
+	bool used[N_TUNABLES * 2] = { false };
 	char *out = malloc(cap);
 
 	if (!out)
 		return NULL;
-	out[0] = '\0';
-	while ((tok = next_token(s, &tlen))) {
-		bool ours = false;
+	while ((tok = next_token(s, &tlen)) && !(tlen == 2 && memcmp(tok, "--", 2) == 0)) {
+		const char *a = NULL, *f;
+		size_t alen = 0, idx = 0;
 
-		for (size_t i = 0; i < N_TUNABLES; i++)
-			if (token_is(tok, tlen, tunables[i].name))
-				ours = true;
-		if (!ours) {
-			if (out[0])
-				strcat(out, " ");
-			strncat(out, tok, tlen);
-		}
 		s = tok + tlen;
+		/* args sets this key: the first token takes the new value. */
+		for (const char *as = args; (f = next_token(as, &alen)); as = f + alen, idx++) {
+			if (same_key(f, alen, tok, tlen)) {
+				a = f;
+				break;
+			}
+		}
+		if (a && idx < N_TUNABLES * 2 && !used[idx]) {
+			used[idx] = true;
+			memcpy(out + n, copied, (size_t)(tok - copied));
+			n += (size_t)(tok - copied);
+			memcpy(out + n, a, alen);
+			n += alen;
+			copied = s;
+			continue;
+		}
+		/* A later duplicate, or what rcuqs wrote last time: removed. */
+		if (a || has_token(prev, tok, tlen)) {
+			const char *from = tok;
+
+			while (from > copied && is_blank(from[-1]) && from[-1] != '\n')
+				from--;
+			memcpy(out + n, copied, (size_t)(from - copied));
+			n += (size_t)(from - copied);
+			copied = s;
+			if (from == old)	/* first on the line: its blanks after go */
+				while (*copied == ' ' || *copied == '\t')
+					copied++;
+		}
 	}
-	if (args[0]) {
-		if (out[0])
-			strcat(out, " ");
-		strcat(out, args);
+	/* The rest of the parameters, after the last one before "--". */
+	rest = tok ? tok : old + strlen(old);
+	while (rest > copied && is_blank(rest[-1]))
+		rest--;
+	memcpy(out + n, copied, (size_t)(rest - copied));
+	n += (size_t)(rest - copied);
+	copied = rest;
+	{
+		const char *f;
+		size_t idx = 0, alen;
+
+		for (const char *as = args; (f = next_token(as, &alen)); as = f + alen, idx++) {
+			if (idx < N_TUNABLES * 2 && used[idx])
+				continue;
+			if (n > 0 && !is_blank(out[n - 1]))
+				out[n++] = ' ';
+			memcpy(out + n, f, alen);
+			n += alen;
+		}
 	}
-	strcat(out, "\n");
+	if (tok && copied == tok && n > 0 && !is_blank(out[n - 1]))
+		out[n++] = ' ';	/* "--" was first: keep it apart */
+	strcpy(out + n, copied);
+	n += strlen(copied);
+	if (n == 0 || out[n - 1] != '\n') {
+		if (strlen(old) == 0)
+			strcpy(out + n, "\n");	/* a new file gets a whole line */
+	}
 	return out;
+}
+
+/* What the GRUB drop-in of the last set-profile put on the command line. */
+static char *previous_args(const struct rcuqs_ctx *ctx)
+{
+	static const char lead[] = "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX ";
+	char *buf = malloc(4096), *p, *end;
+
+	if (!buf)
+		return NULL;
+	if (read_file(ctx, GRUB_DROPIN, buf, 4096, NULL) < 0 || !(p = strstr(buf, lead))) {
+		buf[0] = '\0';
+		return buf;
+	}
+	p += sizeof(lead) - 1;
+	end = strchr(p, '"');
+	if (!end || memchr(p, '\n', (size_t)(end - p)))
+		end = p;
+	memmove(buf, p, (size_t)(end - p));
+	buf[end - p] = '\0';
+	return buf;
 }
 
 int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 		    struct pending_file *grub, struct pending_file *kcmd, bool *have_kcmdline)
 {
-	char *args = boot_args(p), *content = NULL, *old = NULL;
+	char *args = boot_args(p), *content = NULL, *old = NULL, *prev = NULL;
 	const char *fmt =
 		"# Written by rcuqs-ctl set-profile %s; do not edit, run that command.\n"
 		"# Takes effect after update-grub and a reboot.\n"
 		"GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n";
-	char path[PATH_MAX];
-	struct stat st;
 	int r;
 
 	memset(grub, 0, sizeof(*grub));
@@ -153,48 +243,53 @@ int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 	*have_kcmdline = false;
 	if (!args)
 		return -ENOMEM;
+	old = malloc(CMDLINE_MAX);
+	prev = previous_args(ctx);
+	if (!old || !prev) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* /etc/kernel/cmdline first: the merge needs the drop-in as it was. */
+	r = read_file(ctx, KERNEL_CMDLINE, old, CMDLINE_MAX, NULL);
+	if (r == -ENOENT) {
+		r = 0;	/* no kernel-install here */
+	} else if (r < 0) {
+		errmsg("cannot read %s: %s", KERNEL_CMDLINE, errstr(r));
+		goto out;
+	} else if (memchr(old, '\0', (size_t)r)) {
+		errmsg("cannot read %s: NUL byte in the file", KERNEL_CMDLINE);
+		r = -EINVAL;
+		goto out;
+	} else {
+		*have_kcmdline = true;
+		content = cmdline_merge(old, args, prev);
+		if (!content) {
+			r = -ENOMEM;
+			goto out;
+		}
+		r = pending_prepare(ctx, KERNEL_CMDLINE, content, kcmd);
+		if (r < 0) {
+			errmsg("cannot write %s: %s", KERNEL_CMDLINE, errstr(r));
+			goto out;
+		}
+		free(content);
+	}
 	if (asprintf(&content, fmt, p->name, args) < 0) {
 		r = -ENOMEM;
 		content = NULL;
-		goto out;
+		goto fail;
 	}
 	r = pending_prepare(ctx, GRUB_DROPIN, content, grub);
 	if (r < 0) {
-		errmsg("cannot write %s: %s", GRUB_DROPIN, strerror(-r));
-		goto out;
-	}
-
-	if ((r = root_path(ctx, KERNEL_CMDLINE, path, sizeof(path))) < 0)
-		goto fail;
-	if (stat(path, &st) < 0)
-		goto out;	/* no kernel-install here: r == 0 */
-	*have_kcmdline = true;
-	old = malloc(4096);
-	if (!old) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	r = read_text(ctx, KERNEL_CMDLINE, old, 4096);
-	if (r < 0) {
-		errmsg("cannot read %s: %s", KERNEL_CMDLINE, strerror(-r));
-		goto fail;
-	}
-	free(content);
-	content = merge_cmdline(old, args);
-	if (!content) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	r = pending_prepare(ctx, KERNEL_CMDLINE, content, kcmd);
-	if (r < 0) {
-		errmsg("cannot write %s: %s", KERNEL_CMDLINE, strerror(-r));
+		errmsg("cannot write %s: %s", GRUB_DROPIN, errstr(r));
 		goto fail;
 	}
 	r = 0;
 	goto out;
 fail:
-	pending_abort(grub);
+	pending_abort(kcmd);
 out:
+	free(prev);
 	free(old);
 	free(content);
 	free(args);

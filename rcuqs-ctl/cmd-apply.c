@@ -27,6 +27,46 @@ static int prepare_write(const struct rcuqs_ctx *ctx, const char *what)
 	return lock_take(ctx);
 }
 
+/*
+ * Commit the prepared files in order. When one fails, revert those already
+ * committed and write the kernel's old values back: -EIO, or
+ * -ENOTRECOVERABLE when something could not be put back.
+ */
+static int commit_files(const struct rcuqs_ctx *ctx, struct pending_file **pf, size_t npf,
+			struct change *c, size_t n)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < npf; i++) {
+		r = pending_commit(pf[i]);
+		if (r < 0)
+			break;
+	}
+	if (i == npf) {
+		for (i = 0; i < npf; i++)
+			pending_done(pf[i]);
+		return 0;
+	}
+	errmsg("cannot write %s: %s", pf[i]->path + strlen(ctx->root), errstr(r));
+	r = -EIO;
+	while (i-- > 0) {
+		int rr = pending_revert(pf[i]);
+
+		if (rr < 0) {
+			errmsg("cannot restore %s: %s", pf[i]->path + strlen(ctx->root), errstr(rr));
+			r = -ENOTRECOVERABLE;
+		}
+	}
+	if (apply_undo(ctx, c, n) < 0)
+		return -ENOTRECOVERABLE;	/* it said so */
+	if (r == -EIO)
+		errmsg("nothing was changed: every parameter and file already written was restored");
+	else
+		errmsg("rollback failed: the system was left partly changed");
+	return r;
+}
+
 static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	struct pending_file grub, kcmd, active;
@@ -38,12 +78,11 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	size_t n;
 
 	memset(&p, 0, sizeof(p));
-	if ((r = cmd_args(argc, argv, 1, 1)) < 0)
+	memset(&active, 0, sizeof(active));
+	if ((r = cmd_args(&argc, argv, 1, 1)) < 0)
 		return usage_error();
-	if (!valid_name(argv[1])) {
-		errmsg("invalid profile name '%s': use letters, digits, '_', '-', '.'", argv[1]);
+	if (profile_name_check(argv[1]) < 0)
 		return EXIT_USAGE;
-	}
 	fd = prepare_write(ctx, "set-profile");
 	if (fd < 0)
 		return exit_status(fd);
@@ -61,36 +100,18 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	r = pending_prepare(ctx, ACTIVE_FILE, content, &active);
 	if (r < 0) {
-		errmsg("cannot write %s: %s", ACTIVE_FILE, strerror(-r));
+		errmsg("cannot write %s: %s", ACTIVE_FILE, errstr(r));
 		goto abort;
 	}
 	/* ...then the kernel, all or nothing... */
 	n = changes_from_profile(&p, c);
 	r = apply_changes(ctx, c, n);
-	if (r < 0) {
-		pending_abort(&active);
+	if (r < 0)
 		goto abort;
-	}
-	/* ...then the files, by rename; the first one failing undoes the kernel. */
-	if ((r = pending_commit(&active)) < 0) {
-		errmsg("cannot record %s: %s", ACTIVE_FILE, strerror(-r));
-		pending_abort(&active);
-		if (apply_undo(ctx, c, n) < 0)
-			r = -ENOTRECOVERABLE;
-		else
-			errmsg("nothing was changed: every parameter already written was restored");
+	/* ...then the files, by rename; one failing undoes everything. */
+	r = commit_files(ctx, (struct pending_file *[]){ &active, &grub, &kcmd }, 3, c, n);
+	if (r < 0)
 		goto abort;
-	}
-	if ((r = pending_commit(&grub)) < 0) {
-		errmsg("cannot write %s: %s (runtime values were applied)", GRUB_DROPIN,
-		       strerror(-r));
-		goto abort;
-	}
-	if ((r = pending_commit(&kcmd)) < 0) {
-		errmsg("cannot write %s: %s (runtime values were applied)", KERNEL_CMDLINE,
-		       strerror(-r));
-		goto abort;
-	}
 	changes_print(c, n, stdout);
 	printf("profile '%s' applied and recorded in %s\n", p.name, ACTIVE_FILE);
 	printf("boot form written to %s%s\n", GRUB_DROPIN,
@@ -110,6 +131,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 		       KERNEL_CMDLINE);
 	goto out;
 abort:
+	pending_abort(&active);
 	pending_abort(&grub);
 	pending_abort(&kcmd);
 out:
@@ -128,7 +150,7 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	size_t n;
 
 	memset(&p, 0, sizeof(p));
-	if ((r = cmd_args(argc, argv, 0, 0)) < 0)
+	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
 		return usage_error();
 	fd = prepare_write(ctx, "apply");
 	if (fd < 0)
@@ -160,7 +182,7 @@ static int do_set(struct rcuqs_ctx *ctx, int argc, char **argv)
 	size_t n = 0;
 	int fd, r;
 
-	if ((r = cmd_args(argc, argv, 1, argc)) < 0)
+	if ((r = cmd_args(&argc, argv, 1, argc)) < 0)
 		return usage_error();
 	for (int i = 1; i < argc; i++) {
 		const struct tunable *t;

@@ -31,7 +31,8 @@ int exit_status(int r)
 		return EXIT_NOKERNEL;
 	case EACCES:
 	case EPERM:
-		return EXIT_PERM;
+		/* Only a user who is not root is told "not root". */
+		return geteuid() == 0 ? EXIT_FAIL : EXIT_PERM;
 	case ENOTRECOVERABLE:
 		return EXIT_PARTIAL;
 	default:
@@ -60,19 +61,25 @@ int require_rcuqs_kernel(const struct rcuqs_ctx *ctx)
 	return -ENODEV;
 }
 
-int cmd_args(int argc, char **argv, int min, int max)
+int cmd_args(int *argc, char **argv, int min, int max)
 {
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < *argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			/* The rest are operands, whatever they look like. */
+			memmove(&argv[i], &argv[i + 1], (size_t)(*argc - i) * sizeof(*argv));
+			(*argc)--;
+			break;
+		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			errmsg("%s: unknown option '%s'", argv[0], argv[i]);
 			return -EINVAL;
 		}
 	}
-	if (argc - 1 < min) {
+	if (*argc - 1 < min) {
 		errmsg("%s: missing argument", argv[0]);
 		return -EINVAL;
 	}
-	if (argc - 1 > max) {
+	if (*argc - 1 > max) {
 		errmsg("%s: unexpected argument '%s'", argv[0], argv[max + 1]);
 		return -EINVAL;
 	}
@@ -89,11 +96,13 @@ int active_name(const struct rcuqs_ctx *ctx, char *name, size_t len)
 		return r;
 	}
 	if (r < 0) {
-		errmsg("cannot read %s: %s", ACTIVE_FILE, strerror(-r));
+		errmsg("cannot read %s: %s", ACTIVE_FILE, errstr(r));
 		return r;
 	}
 	if (!valid_name(name)) {
-		errmsg("%s: invalid profile name '%s'", ACTIVE_FILE, name);
+		char q[QUOTE_BUF];
+
+		errmsg("%s: invalid profile name '%s'", ACTIVE_FILE, quote(name, q));
 		return -EINVAL;
 	}
 	return 0;

@@ -33,13 +33,13 @@ static int do_list(struct rcuqs_ctx *ctx, int argc, char **argv)
 	size_t n = 0;
 	int r, last = 0;
 
-	if ((r = cmd_args(argc, argv, 0, 0)) < 0)
+	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
 		return usage_error();
 	if (active_read(ctx, active, sizeof(active)) < 0)
 		active[0] = '\0';
 	r = profile_list(ctx, &e, &n);
 	if (r < 0) {
-		errmsg("cannot list profiles: %s", strerror(-r));
+		errmsg("cannot list profiles: %s", errstr(r));
 		return exit_status(r);
 	}
 	if (table_init(&t, 5, "", "NAME", "STATE", "FILE", "DESCRIPTION") < 0) {
@@ -97,7 +97,7 @@ static int do_show(struct rcuqs_ctx *ctx, int argc, char **argv)
 	struct table t;
 	int r;
 
-	if ((r = cmd_args(argc, argv, 1, 1)) < 0)
+	if ((r = cmd_args(&argc, argv, 1, 1)) < 0)
 		return usage_error();
 	r = profile_load(ctx, argv[1], &p);
 	if (r < 0) {
@@ -165,7 +165,7 @@ static int do_boot_args(struct rcuqs_ctx *ctx, int argc, char **argv)
 	char *args;
 	int r;
 
-	if ((r = cmd_args(argc, argv, 0, 1)) < 0)
+	if ((r = cmd_args(&argc, argv, 0, 1)) < 0)
 		return usage_error();
 	if (argc == 2) {
 		snprintf(name, sizeof(name), "%s", argv[1]);

@@ -46,7 +46,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	int r, last = 0;
 
 	memset(&p, 0, sizeof(p));
-	if ((r = cmd_args(argc, argv, 0, 0)) < 0)
+	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
 		return usage_error();
 	if (active_read(ctx, active, sizeof(active)) == 0) {
 		r = profile_load(ctx, active, &p);
@@ -155,7 +155,7 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 	size_t ndiff = 0;
 	int r;
 
-	if ((r = cmd_args(argc, argv, 0, 0)) < 0)
+	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
 		return usage_error();
 	if ((r = require_rcuqs_kernel(ctx)) < 0)
 		return exit_status(r);
@@ -168,7 +168,7 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	r = proc_cmdline(ctx, &cmdline);
 	if (r < 0) {
-		errmsg("cannot read %s: %s", PROC_CMDLINE, strerror(-r));
+		errmsg("cannot read %s: %s", PROC_CMDLINE, errstr(r));
 		profile_free(&p);
 		return exit_status(r);
 	}
@@ -225,7 +225,7 @@ static int do_params(struct rcuqs_ctx *ctx, int argc, char **argv)
 	struct table t;
 	int r;
 
-	if ((r = cmd_args(argc, argv, 0, 0)) < 0)
+	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
 		return usage_error();
 	if ((r = kmeta_open(ctx, &km)) < 0)
 		return exit_status(r);

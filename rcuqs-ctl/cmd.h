@@ -6,10 +6,11 @@
 #include "rcuqs.h"
 
 /*
- * argv[0] is the command. Checks that argc-1 operands are within [min,max]
- * and none looks like an option; on error prints why and returns -EINVAL.
+ * argv[0] is the command. Checks that *argc-1 operands are within [min,max]
+ * and none before a "--" looks like an option; the "--" is removed from
+ * argv. On error prints why and returns -EINVAL.
  */
-int cmd_args(int argc, char **argv, int min, int max);
+int cmd_args(int *argc, char **argv, int min, int max);
 
 /* The profile recorded active, or the one named; message on failure. */
 int active_name(const struct rcuqs_ctx *ctx, char *name, size_t len);

@@ -20,11 +20,14 @@
  * /sys/module whatever the root.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libkmod.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kmeta.h"
 #include "util.h"
@@ -140,11 +143,18 @@ static void mod_from_modinfo(struct kmeta *km, struct kmeta_mod *m)
 {
 	size_t nlen = strlen(m->name), len = 0;
 	char *s = NULL;
+	struct stat st;
 	FILE *f;
+	int fd;
 
-	f = fopen(km->modinfo, "re");
-	if (!f)
+	/* A regular file, not a link or a FIFO that would hang the reader. */
+	fd = open(km->modinfo, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
 		return;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
 	while (getdelim(&s, &len, '\0', f) > 0) {
 		char *eq;
 

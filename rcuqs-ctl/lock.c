@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lock.h"
@@ -12,16 +13,23 @@
 int lock_take(const struct rcuqs_ctx *ctx)
 {
 	char path[PATH_MAX];
+	struct stat st;
 	int fd, r;
 
 	r = root_path(ctx, LOCK_FILE, path, sizeof(path));
 	if (r < 0)
 		return r;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	/* Never a link, and never a FIFO that would block the open. */
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
 	if (fd < 0) {
-		r = -errno;
-		errmsg("cannot open lock %s: %s", LOCK_FILE, strerror(-r));
+		r = errno == ENXIO ? -E_NOTREG : -errno;
+		errmsg("cannot open lock %s: %s", LOCK_FILE, errstr(r));
 		return r;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		errmsg("cannot open lock %s: %s", LOCK_FILE, errstr(-E_NOTREG));
+		close(fd);
+		return -E_NOTREG;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 		return fd;
@@ -45,7 +53,7 @@ int lock_take(const struct rcuqs_ctx *ctx)
 	}
 	return fd;
 fail:
-	errmsg("cannot lock %s: %s", LOCK_FILE, strerror(-r));
+	errmsg("cannot lock %s: %s", LOCK_FILE, errstr(r));
 	close(fd);
 	return r;
 }

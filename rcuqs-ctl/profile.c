@@ -24,15 +24,19 @@ static int name_path(const char *dir, const char *name, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/* A link to /dev/null, spelt with any number of leading slashes. */
 static bool is_mask(const char *path)
 {
-	char target[16];
+	char target[64];
+	const char *t = target;
 	ssize_t n = readlink(path, target, sizeof(target) - 1);
 
 	if (n < 0)
 		return false;
 	target[n] = '\0';
-	return strcmp(target, "/dev/null") == 0;
+	while (t[0] == '/' && t[1] == '/')
+		t++;
+	return strcmp(t, "/dev/null") == 0;
 }
 
 int profile_locate(const struct rcuqs_ctx *ctx, const char *name,
@@ -90,6 +94,79 @@ static int check_safe(const char *file, const struct stat *st, const char *what)
 	return 0;
 }
 
+/* Check what fd (named shown) refers to, as check_safe(); closes fd on error. */
+static int check_fd(int fd, const char *shown, const char *what, bool dir)
+{
+	struct stat st;
+	int r;
+
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		errmsg("%s: %s", shown, errstr(r));
+	} else if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
+		errmsg("%s: unsafe profile %s: not a %s", shown, what,
+		       dir ? "directory" : "regular file");
+		r = -EINVAL;
+	} else {
+		r = check_safe(shown, &st, what);
+	}
+	if (r < 0)
+		close(fd);
+	return r;
+}
+
+/*
+ * Open root-relative profile file rel, trusting nothing: walk down from the
+ * root with openat(), refusing symbolic links, and check that the root,
+ * every directory below it and the file itself are root-owned and not
+ * writable by group or others (sshd's StrictModes, sudo). What is checked
+ * is what is read. A FIFO or device is refused without blocking.
+ */
+static int open_trusted(const struct rcuqs_ctx *ctx, const char *rel)
+{
+	char shown[PATH_MAX], *comp, *slash;
+	int dfd, fd, r;
+
+	dfd = open(ctx->root[0] ? ctx->root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		r = -errno;
+		errmsg("/: %s", errstr(r));
+		return r;
+	}
+	if ((r = check_fd(dfd, "/", "directory", true)) < 0)
+		return r;
+	strcpy(shown, rel);	/* "/etc/rcuqs/profiles/NAME.profile" */
+	comp = shown + 1;
+	for (;;) {
+		bool last;
+
+		slash = strchr(comp, '/');
+		last = !slash;
+		if (slash)
+			*slash = '\0';
+		fd = openat(dfd, comp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
+			    O_NOCTTY | (last ? 0 : O_DIRECTORY));
+		close(dfd);
+		if (fd < 0) {
+			r = -errno;
+			if (r == -ELOOP || (r == -ENOTDIR && !last))
+				errmsg("%s: unsafe profile %s: a symbolic link (only a link to "
+				       "/dev/null, a mask, is allowed)", shown,
+				       last ? "file" : "directory");
+			else
+				errmsg("%s: %s", shown, errstr(r == -ENXIO ? -E_NOTREG : r));
+			return r == -ELOOP || r == -ENOTDIR || r == -ENXIO ? -EINVAL : r;
+		}
+		if ((r = check_fd(fd, shown, last ? "file" : "directory", !last)) < 0)
+			return r;
+		if (last)
+			return fd;
+		*slash = '/';
+		comp = slash + 1;
+		dfd = fd;
+	}
+}
+
 static char *trim(char *s)
 {
 	char *end;
@@ -123,21 +200,32 @@ struct chain {
 static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 		      char **description, int *desc_line, char *inc, int *inc_line)
 {
-	char *line = NULL;
+	char *line = NULL, q[QUOTE_BUF];
 	size_t cap = 0;
+	ssize_t len;
 	int lineno = 0, r = 0;
 
-	while (getline(&line, &cap, f) >= 0) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		const struct tunable *t;
 		char *key, *value, *eq;
 
 		lineno++;
+		if (len > PROFILE_LINE_MAX) {
+			errmsg("%s:%d: line longer than %d bytes", file, lineno, PROFILE_LINE_MAX);
+			r = -EINVAL;
+			break;
+		}
+		if (memchr(line, '\0', (size_t)len)) {
+			errmsg("%s:%d: NUL byte in line", file, lineno);
+			r = -EINVAL;
+			break;
+		}
 		key = trim(line);
 		if (*key == '\0' || *key == '#')
 			continue;
 		eq = strchr(key, '=');
 		if (!eq) {
-			errmsg("%s:%d: missing '=' in '%s'", file, lineno, key);
+			errmsg("%s:%d: missing '=' in '%s'", file, lineno, quote(key, q));
 			r = -EINVAL;
 			break;
 		}
@@ -178,7 +266,7 @@ static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 			}
 			if (!valid_name(value)) {
 				errmsg("%s:%d: invalid profile name '%s' in include", file,
-				       lineno, value);
+				       lineno, quote(value, q));
 				r = -EINVAL;
 				break;
 			}
@@ -188,7 +276,7 @@ static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 		}
 		t = tunable_find(key);
 		if (!t) {
-			errmsg("%s:%d: unknown key '%s'", file, lineno, key);
+			errmsg("%s:%d: unknown key '%s'", file, lineno, quote(key, q));
 			r = -EINVAL;
 			break;
 		}
@@ -200,7 +288,7 @@ static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 		}
 		if (strlen(value) >= VALUE_MAX || tunable_check(t, value) < 0) {
 			errmsg("%s:%d: bad value '%s' for %s: expected %s", file, lineno,
-			       value, t->name, t->range);
+			       quote(value, q), t->name, t->range);
 			r = -EINVAL;
 			break;
 		}
@@ -222,11 +310,10 @@ static int load_one(const struct rcuqs_ctx *ctx, const char *name, bool shipped,
 		    struct chain *chain, struct profile *p, const char *from_file, int from_line)
 {
 	struct setting own[N_TUNABLES];
-	char rel[PATH_MAX], full[PATH_MAX], dir[PATH_MAX], inc[72] = "";
+	char rel[PATH_MAX], inc[72] = "";
 	char *description = NULL, *file;
 	enum profile_where where;
 	int desc_line = 0, inc_line = 0, fd, r;
-	struct stat st;
 	FILE *f;
 
 	if (chain->depth == PROFILE_MAX_DEPTH) {
@@ -275,41 +362,9 @@ static int load_one(const struct rcuqs_ctx *ctx, const char *name, bool shipped,
 		break;
 	}
 
-	if ((r = root_path(ctx, rel, full, sizeof(full))) < 0)
-		return r;
-	fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		r = -errno;
-		errmsg("%s: %s", rel, strerror(-r));
-		return r;
-	}
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		errmsg("%s: not a regular file", rel);
-		close(fd);
-		return -EINVAL;
-	}
-	if ((r = check_safe(rel, &st, "file")) < 0) {
-		close(fd);
-		return r;
-	}
-	/* The directory holding it, too: otherwise anyone could swap the file. */
-	strcpy(dir, full);
-	*strrchr(dir, '/') = '\0';
-	if (stat(dir, &st) == 0) {
-		char reldir[PATH_MAX];
-
-		strcpy(reldir, rel);
-		*strrchr(reldir, '/') = '\0';
-		if ((r = check_safe(reldir, &st, "directory")) < 0) {
-			close(fd);
-			return r;
-		}
-	}
+	fd = open_trusted(ctx, rel);
+	if (fd < 0)
+		return fd;
 	f = fdopen(fd, "r");
 	if (!f) {
 		r = -errno;
@@ -356,15 +411,25 @@ out:
 	return r;
 }
 
+int profile_name_check(const char *name)
+{
+	char q[QUOTE_BUF];
+
+	if (valid_name(name))
+		return 0;
+	errmsg("invalid profile name '%s': use letters, digits, '_', '-', '.' "
+	       "(not first '.' or '-')", quote(name, q));
+	return -EINVAL;
+}
+
 int profile_load(const struct rcuqs_ctx *ctx, const char *name, struct profile *p)
 {
 	struct chain chain = { .depth = 0 };
+	int r;
 
 	memset(p, 0, sizeof(*p));
-	if (!valid_name(name)) {
-		errmsg("invalid profile name '%s': use letters, digits, '_', '-', '.'", name);
-		return -EINVAL;
-	}
+	if ((r = profile_name_check(name)) < 0)
+		return r;
 	p->name = strdup(name);
 	if (!p->name)
 		return -ENOMEM;

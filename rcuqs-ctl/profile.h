@@ -14,6 +14,7 @@
 #define PROFILE_SUFFIX ".profile"
 #define PROFILE_MAX_DEPTH 8	/* files in one include chain */
 #define VALUE_MAX 64
+#define PROFILE_LINE_MAX 1024	/* bytes in one line, newline included */
 
 struct setting {
 	char value[VALUE_MAX];	/* "" when the profile does not set it */
@@ -46,6 +47,9 @@ struct profile_entry {
 /* Where NAME resolves; path gets the winning root-relative file. */
 int profile_locate(const struct rcuqs_ctx *ctx, const char *name,
 		   enum profile_where *where, char *path, size_t len);
+
+/* 0 for a valid profile name, else -EINVAL with a message saying why. */
+int profile_name_check(const char *name);
 
 /*
  * Parse NAME with its includes into p. Every problem is reported on stderr

@@ -10,10 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rcuqs.h"
 #include "util.h"
+
+/* Room for the root prefix, leaving the rest of PATH_MAX to the paths below it. */
+#define ROOT_MAX (PATH_MAX / 2)
 
 static const struct command *const commands[] = {
 	&cmd_list, &cmd_show, &cmd_status, &cmd_set_profile, &cmd_apply,
@@ -52,7 +56,7 @@ int main(int argc, char **argv)
 	};
 	struct rcuqs_ctx ctx = { .root = "", .json = false };
 	const char *root = getenv("RCUQS_ROOT");
-	char rootbuf[PATH_MAX];
+	char rootbuf[ROOT_MAX];
 	int c;
 
 	opterr = 0;	/* our own messages, naming the program, not argv[0] */
@@ -81,19 +85,30 @@ int main(int argc, char **argv)
 			return usage_error();
 		}
 	}
-	if (root && root[0]) {
+	if (root) {
 		/* "/" and "/x/" both become a prefix without the trailing slash. */
 		size_t n = strlen(root);
+		struct stat st;
 
-		if (n >= sizeof(rootbuf)) {
-			errmsg("root directory name too long");
+		if (n == 0) {
+			/* An unset shell variable must not mean the real system. */
+			errmsg("empty root directory name (use --root / for the real system)");
+			return usage_error();
+		}
+		if (n >= ROOT_MAX) {
+			errmsg("root directory name too long (%zu bytes, at most %d)", n,
+			       ROOT_MAX - 1);
 			return usage_error();
 		}
 		strcpy(rootbuf, root);
 		while (n > 0 && rootbuf[n - 1] == '/')
 			rootbuf[--n] = '\0';
-		if (access(n ? rootbuf : "/", F_OK) < 0) {
+		if (stat(n ? rootbuf : "/", &st) < 0) {
 			errmsg("root directory '%s': %s", root, strerror(errno));
+			return usage_error();
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			errmsg("root directory '%s': %s", root, strerror(ENOTDIR));
 			return usage_error();
 		}
 		ctx.root = rootbuf;

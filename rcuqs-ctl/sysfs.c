@@ -43,18 +43,27 @@ int sysfs_read(const struct rcuqs_ctx *ctx, const char *rel, char *buf, size_t l
 
 int sysfs_write(const struct rcuqs_ctx *ctx, const char *rel, const char *value)
 {
-	char path[PATH_MAX];
+	char abs[PATH_MAX];
 	size_t len = strlen(value);
 	ssize_t n;
 	int fd, r;
 
-	r = sysfs_path(ctx, rel, path, sizeof(path));
-	if (r < 0)
-		return r;
-	/* No O_CREAT: a parameter the kernel lacks must not appear. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (snprintf(abs, sizeof(abs), "/sys/%s", rel) >= (int)sizeof(abs))
+		return -ENAMETOOLONG;
+	/*
+	 * No O_CREAT: a parameter the kernel lacks must not appear. Attributes
+	 * are regular files: a link, FIFO or device in their place is refused
+	 * rather than followed or waited on. The truncation matters only to a
+	 * fake root; sysfs takes each write whole.
+	 */
+	fd = open_regular(ctx, abs, O_WRONLY, NULL);
 	if (fd < 0)
-		return -errno;
+		return fd;
+	if (ftruncate(fd, 0) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
 	do
 		n = write(fd, value, len);
 	while (n < 0 && errno == EINTR);

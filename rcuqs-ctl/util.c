@@ -5,9 +5,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +24,37 @@ void errmsg(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+const char *errstr(int r)
+{
+	switch (-r) {
+	case E_NOTREG:
+		return "not a regular file";
+	case E_IMMUTABLE:
+		return "immutable or append-only file (see lsattr)";
+	case ELOOP:
+		return "a symbolic link, not followed";
+	default:
+		return strerror(-r);
+	}
+}
+
+const char *quote(const char *s, char buf[QUOTE_BUF])
+{
+	char *o = buf;
+	size_t i;
+
+	for (i = 0; s[i] && i < QUOTE_MAX; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch < 0x20 || ch >= 0x7f || ch == '\\' || ch == '\'')
+			o += sprintf(o, "\\x%02x", ch);
+		else
+			*o++ = (char)ch;
+	}
+	strcpy(o, s[i] ? "..." : "");
+	return buf;
 }
 
 int root_path(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len)
@@ -42,18 +75,42 @@ void rstrip(char *s)
 		s[--n] = '\0';
 }
 
-int read_text(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len)
+int open_regular(const struct rcuqs_ctx *ctx, const char *abs, int flags, struct stat *st)
 {
 	char path[PATH_MAX];
-	size_t got = 0;
+	struct stat sb;
 	int fd, r;
 
 	r = root_path(ctx, abs, path, sizeof(path));
 	if (r < 0)
 		return r;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
-		return -errno;
+		return errno == ENXIO ? -E_NOTREG : -errno;	/* a FIFO nobody reads */
+	if (fstat(fd, &sb) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		return S_ISDIR(sb.st_mode) ? -EISDIR : -E_NOTREG;
+	}
+	if (st)
+		*st = sb;
+	return fd;
+}
+
+int read_file(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len,
+	      struct stat *st)
+{
+	size_t got = 0;
+	int fd, r;
+
+	buf[0] = '\0';
+	fd = open_regular(ctx, abs, O_RDONLY, st);
+	if (fd < 0)
+		return fd;
 	while (got < len - 1) {
 		ssize_t n = read(fd, buf + got, len - 1 - got);
 
@@ -62,6 +119,7 @@ int read_text(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t le
 				continue;
 			r = -errno;
 			close(fd);
+			buf[0] = '\0';
 			return r;
 		}
 		if (n == 0)
@@ -73,13 +131,23 @@ int read_text(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t le
 		ssize_t n = read(fd, &extra, 1);
 
 		/* More than fits: refuse rather than act on a truncated file. */
-		if (n > 0 && extra != '\0') {
+		if (n > 0) {
 			close(fd);
+			buf[0] = '\0';
 			return -EFBIG;
 		}
 	}
 	close(fd);
 	buf[got] = '\0';
+	return (int)got;
+}
+
+int read_text(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len)
+{
+	int r = read_file(ctx, abs, buf, len, NULL);
+
+	if (r < 0)
+		return r;
 	rstrip(buf);
 	return (int)strlen(buf);
 }
@@ -88,7 +156,7 @@ bool valid_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	if (n == 0 || n > 64 || name[0] == '.')
+	if (n == 0 || n > 64 || name[0] == '.' || name[0] == '-')
 		return false;
 	for (const char *p = name; *p; p++) {
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
@@ -138,48 +206,84 @@ static int make_parents(struct pending_file *pf)
 	return 0;
 }
 
-int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *content,
-		    struct pending_file *pf)
+/*
+ * The file being replaced: absent, or a regular file that a rename may
+ * replace (no link, no immutable or append-only flag). Its mode and owner
+ * go to the new file.
+ */
+static int check_target(struct pending_file *pf, struct stat *st)
 {
-	size_t len = strlen(content), done = 0;
-	int fd, r;
+	unsigned int flags = 0;
+	int fd, r = 0;
 
-	memset(pf, 0, sizeof(*pf));
-	r = root_path(ctx, abs, pf->path, sizeof(pf->path));
-	if (r < 0)
-		return r;
-	if (snprintf(pf->tmp, sizeof(pf->tmp), "%s.rcuqs-new", pf->path) >= (int)sizeof(pf->tmp))
-		return -ENAMETOOLONG;
-	r = make_parents(pf);
-	if (r < 0)
-		goto fail;
-	unlink(pf->tmp);	/* a leftover from a crash; we hold the lock */
-	fd = open(pf->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	fd = open(pf->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
-		r = -errno;
-		goto fail;
+		if (errno == ENOENT)
+			return 0;
+		return errno == ENXIO ? -E_NOTREG : -errno;
 	}
+	if (fstat(fd, st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st->st_mode))
+		r = S_ISDIR(st->st_mode) ? -EISDIR : -E_NOTREG;
+	else if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 &&
+		 (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)))
+		r = -E_IMMUTABLE;
+	else
+		pf->existed = true;
+	close(fd);
+	return r;
+}
+
+static int write_all(int fd, const char *content, size_t len)
+{
+	size_t done = 0;
+
 	while (done < len) {
 		ssize_t n = write(fd, content + done, len - done);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			r = -errno;
-			close(fd);
-			unlink(pf->tmp);
-			goto fail;
+			return -errno;
 		}
 		done += (size_t)n;
 	}
-	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
+	return 0;
+}
+
+int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *content,
+		    struct pending_file *pf)
+{
+	struct stat st = { .st_mode = S_IFREG | 0644, .st_uid = 0, .st_gid = 0 };
+	int fd, r;
+
+	memset(pf, 0, sizeof(*pf));
+	r = root_path(ctx, abs, pf->path, sizeof(pf->path));
+	if (r < 0)
+		return r;
+	if (snprintf(pf->tmp, sizeof(pf->tmp), "%s.rcuqs-new", pf->path) >= (int)sizeof(pf->tmp) ||
+	    snprintf(pf->old, sizeof(pf->old), "%s.rcuqs-old", pf->path) >= (int)sizeof(pf->old))
+		return -ENAMETOOLONG;
+	r = check_target(pf, &st);
+	if (r < 0)
+		return r;
+	r = make_parents(pf);
+	if (r < 0)
+		goto fail;
+	unlink(pf->tmp);	/* a leftover from a crash; we hold the lock */
+	fd = open(pf->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
 		r = -errno;
-		close(fd);
-		unlink(pf->tmp);
 		goto fail;
 	}
-	if (close(fd) < 0) {
+	r = write_all(fd, content, strlen(content));
+	if (r == 0 && (fchown(fd, st.st_uid, st.st_gid) < 0 ||
+		       fchmod(fd, st.st_mode & 07777) < 0 || fsync(fd) < 0))
 		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r < 0) {
 		unlink(pf->tmp);
 		goto fail;
 	}
@@ -190,19 +294,71 @@ fail:
 	return r;
 }
 
+/* The rename reaches the disk only when its directory does. */
+static void sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	int fd;
+
+	strcpy(dir, path);
+	*strrchr(dir, '/') = '\0';
+	fd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
 int pending_commit(struct pending_file *pf)
 {
 	if (!pf->prepared)
 		return 0;
-	if (rename(pf->tmp, pf->path) < 0)
-		return -errno;
+	if (pf->existed) {
+		unlink(pf->old);
+		if (link(pf->path, pf->old) < 0)
+			return -errno;
+	}
+	if (rename(pf->tmp, pf->path) < 0) {
+		int r = -errno;
+
+		if (pf->existed)
+			unlink(pf->old);
+		return r;
+	}
+	sync_dir(pf->path);
 	pf->prepared = false;
-	pf->nmade = 0;
+	pf->committed = true;
 	return 0;
+}
+
+int pending_revert(struct pending_file *pf)
+{
+	int r;
+
+	if (!pf->committed)
+		return 0;
+	r = pf->existed ? rename(pf->old, pf->path) : unlink(pf->path);
+	if (r < 0)
+		return -errno;
+	pf->committed = false;
+	while (pf->nmade > 0)
+		rmdir(pf->made[--pf->nmade]);
+	sync_dir(pf->path);
+	return 0;
+}
+
+void pending_done(struct pending_file *pf)
+{
+	if (pf->committed && pf->existed)
+		unlink(pf->old);
+	pf->committed = false;
+	pf->nmade = 0;
 }
 
 void pending_abort(struct pending_file *pf)
 {
+	if (pf->committed)
+		return;	/* pending_revert() or pending_done() */
 	if (pf->prepared)
 		unlink(pf->tmp);
 	pf->prepared = false;

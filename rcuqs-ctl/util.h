@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "rcuqs.h"
 
@@ -12,36 +13,69 @@
 
 void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Codes of our own beside -errno, for what errno cannot say; errstr()
+ * turns either into words for a message.
+ */
+#define E_NOTREG 4096		/* not a regular file where one is expected */
+#define E_IMMUTABLE 4097	/* an immutable or append-only file (chattr) */
+const char *errstr(int r);
+
+/* At most QUOTE_MAX bytes of s, non-printable bytes as \xNN, "..." if cut. */
+#define QUOTE_MAX 24
+#define QUOTE_BUF (QUOTE_MAX * 4 + 4)
+const char *quote(const char *s, char buf[QUOTE_BUF]);
+
 /* "<root><abs>" into buf; -ENAMETOOLONG if it does not fit. */
 int root_path(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len);
 
 /*
- * Read a small text file below the root into buf (NUL-terminated), cut at
- * the first NUL byte and strip trailing whitespace. Returns length or -errno
- * (-EFBIG when the file does not fit).
+ * Open a file below the root that must be a regular file, as flags
+ * (O_RDONLY or O_WRONLY) says: a link as the last component is not
+ * followed (-ELOOP), a FIFO or device never blocks, anything but a regular
+ * file is -E_NOTREG. st gets its status when not NULL. fd or -errno.
+ */
+int open_regular(const struct rcuqs_ctx *ctx, const char *abs, int flags, struct stat *st);
+/*
+ * A whole small file, byte for byte, into buf (NUL-terminated; the length
+ * returned counts any NUL inside), through open_regular(). Length or
+ * -errno: -EFBIG when it does not fit. buf is "" on error.
+ */
+int read_file(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len,
+	      struct stat *st);
+/*
+ * read_file(), cut at the first NUL byte and with trailing whitespace
+ * stripped. Returns the length or -errno.
  */
 int read_text(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len);
 /* Strip trailing whitespace in place. */
 void rstrip(char *s);
 
-/* Profile and other names a user may give: [A-Za-z0-9_.-], no leading '.'. */
+/* Profile and other names a user may give: [A-Za-z0-9_.-], no leading '.' or '-'. */
 bool valid_name(const char *name);
 
 /*
- * A file replaced atomically: prepared (written to a temporary name beside
- * it, creating missing parent directories), then committed (renamed) or
- * aborted (temporary and created directories removed).
+ * A file replaced atomically: prepared (the target checked: absent or a
+ * regular file, no link, not immutable; the content written to a temporary
+ * name beside it with the target's mode and owner, 0644 root for a new one;
+ * missing parent directories created), then committed (renamed, the old
+ * file kept aside under a hard link) or aborted (temporary and created
+ * directories removed). A committed file can be reverted until
+ * pending_done() drops the old copy.
  */
 struct pending_file {
 	char path[PATH_MAX];	/* absolute, under the root */
 	char tmp[PATH_MAX];
+	char old[PATH_MAX];	/* the replaced file, until pending_done() */
 	char made[4][PATH_MAX];	/* directories we created, innermost last */
 	int nmade;
-	bool prepared;
+	bool prepared, existed, committed;
 };
 int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *content,
 		    struct pending_file *pf);
 int pending_commit(struct pending_file *pf);
+int pending_revert(struct pending_file *pf);	/* 0 or -errno */
+void pending_done(struct pending_file *pf);
 void pending_abort(struct pending_file *pf);
 
 #endif

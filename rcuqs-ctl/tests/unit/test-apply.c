@@ -7,6 +7,7 @@
 #include "unit.h"
 
 #include "apply.h"
+#include "cmd.h"
 #include "tunables.h"
 
 #define P "sys/module/rcutree/parameters/"
@@ -169,6 +170,84 @@ static void test_stall_order(void **state)
 	assert_string_equal(unit_log[1], "module/rcupdate/parameters/rcu_cpu_stall_timeout=10");
 }
 
+/* A fake root set-profile can run on: the marker, a profile, the lock's /run. */
+static void setprofile_root(void)
+{
+	unit_write("usr/lib/rcuqs/profiles/t.profile", 0644,
+		   "rcutree.jiffies_till_sched_qs=1000\nrcutree.cond_resched_qs_limit=256\n");
+	unit_mkdirs("run", 0755);
+	unit_mkdirs("etc/default/grub.d", 0755);
+	unit_write("etc/kernel/cmdline", 0600, "root=/dev/vda quiet\n");
+}
+
+static int run_set_profile(const char *name)
+{
+	char *argv[] = { "set-profile", (char *)name, NULL };
+
+	return cmd_set_profile.fn(&unit_ctx, 2, argv);
+}
+
+/*
+ * A file commit failing after the kernel took the values: the kernel and
+ * the files already committed go back, and exit 1 means nothing changed.
+ */
+static void test_set_profile_commit_fails(void **state)
+{
+	char path[PATH_MAX];
+	const char *err;
+	struct stat st;
+	int r;
+
+	(void)state;
+	setprofile_root();
+	unit_write("etc/rcuqs/active", 0644, "old\n");
+	unit_write("etc/default/grub.d/rcuqs.cfg", 0644, "# old drop-in\n");
+	/* Renames: active, the GRUB drop-in, then /etc/kernel/cmdline fails. */
+	unit_rename_fail = 3;
+	capture_begin();
+	r = run_set_profile("t");
+	err = capture_end();
+	assert_int_equal(r, EXIT_FAIL);
+	assert_contains(err, "cannot write /etc/kernel/cmdline: Input/output error");
+	assert_contains(err, "restored rcutree.jiffies_till_sched_qs=auto");
+	assert_contains(err, "nothing was changed");
+	assert_string_equal(unit_read(P "jiffies_till_sched_qs"), "auto");
+	assert_string_equal(unit_read(P "cond_resched_qs_limit"), "0");
+	assert_string_equal(unit_read("etc/rcuqs/active"), "old\n");
+	assert_string_equal(unit_read("etc/default/grub.d/rcuqs.cfg"), "# old drop-in\n");
+	assert_string_equal(unit_read("etc/kernel/cmdline"), "root=/dev/vda quiet\n");
+	assert_null(unit_read("etc/rcuqs/active.rcuqs-old"));
+	assert_null(unit_read("etc/default/grub.d/rcuqs.cfg.rcuqs-old"));
+	assert_null(unit_read("etc/kernel/cmdline.rcuqs-new"));
+
+	/* The first commit failing: files that did not exist stay absent. */
+	snprintf(path, sizeof(path), "%s/etc/rcuqs/active", unit_root);
+	assert_int_equal(unlink(path), 0);
+	unit_faults_reset();
+	unit_rename_fail = 2;
+	capture_begin();
+	r = run_set_profile("t");
+	err = capture_end();
+	assert_int_equal(r, EXIT_FAIL);
+	assert_contains(err, "cannot write /etc/default/grub.d/rcuqs.cfg: Input/output error");
+	assert_null(unit_read("etc/rcuqs/active"));
+	assert_string_equal(unit_read(P "cond_resched_qs_limit"), "0");
+
+	/* And when nothing fails, the mode and owner of the file stay. */
+	unit_faults_reset();
+	capture_begin();
+	r = run_set_profile("t");
+	capture_end();
+	assert_int_equal(r, EXIT_OK);
+	assert_string_equal(unit_read("etc/kernel/cmdline"),
+			    "root=/dev/vda quiet rcutree.jiffies_till_sched_qs=1000 "
+			    "rcutree.cond_resched_qs_limit=256\n");
+	snprintf(path, sizeof(path), "%s/etc/kernel/cmdline", unit_root);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_null(unit_read("etc/kernel/cmdline.rcuqs-old"));
+}
+
 static void test_output(void **state)
 {
 	struct change c[2] = {
@@ -222,6 +301,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stall_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clamped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_profile_commit_fails, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("apply", tests, NULL, NULL);

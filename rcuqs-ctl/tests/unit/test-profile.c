@@ -73,7 +73,7 @@ static void test_errors(void **state)
 	unit_write(ETC "e1.profile", 0644, "# x\nfoo=1\n");
 	load_fails("e1", "/" ETC "e1.profile:2: unknown key 'foo'");
 	unit_write(ETC "e2.profile", 0644, "rcutree.cond_resched_qs_limit 5\n");
-	load_fails("e2", "/" ETC "e2.profile:1: missing '=' in 'rcutree.cond_resched_qs_limit 5'");
+	load_fails("e2", "/" ETC "e2.profile:1: missing '=' in 'rcutree.cond_resched_qs_...'");
 	unit_write(ETC "e3.profile", 0644,
 		   "rcutree.cond_resched_qs_limit=1\n\nrcutree.cond_resched_qs_limit=2\n");
 	load_fails("e3", "e3.profile:3: duplicate key 'rcutree.cond_resched_qs_limit' (first on line 1)");
@@ -268,7 +268,7 @@ static void test_unsafe(void **state)
 	unit_mkdirs("etc/rcuqs/profiles", 0755);
 	/* Not a regular file. */
 	unit_mkdirs(ETC "dir.profile", 0755);
-	load_fails("dir", "/" ETC "dir.profile: not a regular file");
+	load_fails("dir", "/" ETC "dir.profile: unsafe profile file: not a regular file");
 }
 
 int main(void)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Shared by the unit tests: a scratch fake root, stderr capture, and a
- * sysfs_write() wrapper (linked with -Wl,--wrap=sysfs_write) that records
- * every write and fails the ones a test asks it to.
+ * Shared by the unit tests: a scratch fake root, stderr capture, and
+ * wrappers of sysfs_write(), sysfs_read() and rename() (linked with
+ * -Wl,--wrap=...) that record calls and fail the ones a test asks them to.
  */
 #ifndef RCUQS_UNIT_H
 #define RCUQS_UNIT_H
@@ -182,8 +182,26 @@ int __wrap_sysfs_read(const struct rcuqs_ctx *ctx, const char *rel, char *buf, s
 	return __real_sysfs_read(ctx, rel, buf, len);
 }
 
+/*
+ * rename(2) (linked with -Wl,--wrap=rename): the unit_rename_fail-th call
+ * fails with EIO, as a file commit that fails after every check passed.
+ */
+static int unit_rename_fail, unit_nrename;
+
+int __real_rename(const char *from, const char *to);
+int __wrap_rename(const char *from, const char *to);
+int __wrap_rename(const char *from, const char *to)
+{
+	if (++unit_nrename == unit_rename_fail) {
+		errno = EIO;
+		return -1;
+	}
+	return __real_rename(from, to);
+}
+
 static inline void unit_faults_reset(void)
 {
+	unit_rename_fail = unit_nrename = 0;
 	unit_read_rel = unit_read_value = NULL;
 	unit_nfaults = 0;
 	unit_nlog = 0;
