@@ -19,10 +19,43 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing Debian packages:$missing (run as root)" >&2
 	exit 1
 fi
+# Another apt or dpkg (unattended-upgrades on a fresh box) may hold the
+# locks for minutes: wait for them up to RCUQS_APT_WAIT seconds (600),
+# trying again every RCUQS_APT_RETRY seconds (5), rather than fail at once.
+# apt waits for the dpkg locks itself (DPkg::Lock::Timeout); the loop also
+# covers the package lists' lock of "apt-get update".
+wait_max=${RCUQS_APT_WAIT:-600}
+retry=${RCUQS_APT_RETRY:-5}
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+apt_get() {
+	start=$(date +%s) said=""
+	while :; do
+		if apt-get -o DPkg::Lock::Timeout="$wait_max" "$@" 2>"$err"; then
+			cat "$err" >&2
+			return 0
+		fi
+		if ! grep -qE 'Could not get lock|Unable to acquire|Unable to lock' "$err"; then
+			cat "$err" >&2
+			return 1
+		fi
+		if [ $(($(date +%s) - start)) -ge "$wait_max" ]; then
+			cat "$err" >&2
+			echo "install-deps: the apt/dpkg lock is still held after ${wait_max}s; try again when the other package manager is done" >&2
+			exit 1
+		fi
+		if [ -z "$said" ]; then
+			echo "install-deps: waiting for the apt/dpkg lock: $(grep -m1 -E 'lock' "$err")" >&2
+			said=yes
+		fi
+		sleep "$retry"
+	done
+}
+
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 # An empty or stale package list makes apt-get install fail; refresh it once.
-if ! apt-get install -y --no-install-recommends $missing; then
-	apt-get update
-	apt-get install -y --no-install-recommends $missing
+if ! apt_get install -y --no-install-recommends $missing; then
+	apt_get update
+	apt_get install -y --no-install-recommends $missing
 fi
