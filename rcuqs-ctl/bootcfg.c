@@ -13,20 +13,28 @@
 #include "bootcfg.h"
 #include "util.h"
 
-char *boot_args(const struct profile *p)
+/* Whether setting i of p goes on the command line (all: even a default). */
+static bool in_boot_form(const struct profile *p, size_t i, bool all)
+{
+	const char *v = p->set[i].value;
+
+	return v[0] && (all || !(tunables[i].dflt && strcmp(v, tunables[i].dflt) == 0));
+}
+
+static char *profile_args(const struct profile *p, bool all)
 {
 	size_t len = 1;
 	char *s;
 
 	for (size_t i = 0; i < N_TUNABLES; i++)
-		if (p->set[i].value[0])
+		if (in_boot_form(p, i, all))
 			len += strlen(tunables[i].name) + strlen(p->set[i].value) + 2;
 	s = malloc(len);
 	if (!s)
 		return NULL;
 	s[0] = '\0';
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		if (!p->set[i].value[0])
+		if (!in_boot_form(p, i, all))
 			continue;
 		if (s[0])
 			strcat(s, " ");
@@ -35,6 +43,11 @@ char *boot_args(const struct profile *p)
 		strcat(s, p->set[i].value);
 	}
 	return s;
+}
+
+char *boot_args(const struct profile *p)
+{
+	return profile_args(p, false);
 }
 
 /* Next token of a kernel command line (double quotes group); NULL at end. */
@@ -132,7 +145,21 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
-char *cmdline_merge(const char *old, const char *args, const char *prev)
+/* Whether tok sets a parameter one of the tokens of list sets. */
+static bool has_key(const char *list, const char *tok, size_t tlen)
+{
+	const char *f, *s = list;
+	size_t flen;
+
+	while ((f = next_token(s, &flen))) {
+		if (same_key(f, flen, tok, tlen))
+			return true;
+		s = f + flen;
+	}
+	return false;
+}
+
+char *cmdline_merge(const char *old, const char *args, const char *keys, const char *prev)
 {
 	size_t cap = strlen(old) + strlen(args) + 4, tlen, n = 0;
 	const char *tok, *s = old, *copied = old, *rest;
@@ -162,8 +189,11 @@ char *cmdline_merge(const char *old, const char *args, const char *prev)
 			copied = s;
 			continue;
 		}
-		/* A later duplicate, or what rcuqs wrote last time: removed. */
-		if (a || has_token(prev, tok, tlen)) {
+		/*
+		 * A later duplicate, a parameter the profile sets to the kernel's
+		 * default, or what rcuqs wrote last time: removed.
+		 */
+		if (a || has_key(keys, tok, tlen) || has_token(prev, tok, tlen)) {
 			const char *from = tok;
 
 			while (from > copied && is_blank(from[-1]) && from[-1] != '\n')
@@ -231,18 +261,21 @@ static char *previous_args(const struct rcuqs_ctx *ctx)
 int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 		    struct pending_file *grub, struct pending_file *kcmd, bool *have_kcmdline)
 {
-	char *args = boot_args(p), *content = NULL, *old = NULL, *prev = NULL;
+	char *args = boot_args(p), *keys = profile_args(p, true), *content = NULL;
+	char *old = NULL, *prev = NULL;
 	const char *fmt =
 		"# Written by rcuqs-ctl set-profile %s; do not edit, run that command.\n"
 		"# Takes effect after update-grub and a reboot.\n"
-		"GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n";
+		"GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX%s%s\"\n";
 	int r;
 
 	memset(grub, 0, sizeof(*grub));
 	memset(kcmd, 0, sizeof(*kcmd));
 	*have_kcmdline = false;
-	if (!args)
-		return -ENOMEM;
+	if (!args || !keys) {
+		r = -ENOMEM;
+		goto out;
+	}
 	old = malloc(CMDLINE_MAX);
 	prev = previous_args(ctx);
 	if (!old || !prev) {
@@ -262,7 +295,7 @@ int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 		goto out;
 	} else {
 		*have_kcmdline = true;
-		content = cmdline_merge(old, args, prev);
+		content = cmdline_merge(old, args, keys, prev);
 		if (!content) {
 			r = -ENOMEM;
 			goto out;
@@ -274,7 +307,7 @@ int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 		}
 		free(content);
 	}
-	if (asprintf(&content, fmt, p->name, args) < 0) {
+	if (asprintf(&content, fmt, p->name, args[0] ? " " : "", args) < 0) {
 		r = -ENOMEM;
 		content = NULL;
 		goto fail;
@@ -292,6 +325,7 @@ out:
 	free(prev);
 	free(old);
 	free(content);
+	free(keys);
 	free(args);
 	return r;
 }

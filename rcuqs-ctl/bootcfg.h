@@ -15,7 +15,10 @@
 #define ACTIVE_FILE "/etc/rcuqs/active"
 #define CMDLINE_MAX 4096	/* bytes of a command-line file, as the kernel's COMMAND_LINE_SIZE */
 
-/* "name=value ..." for every setting of p, in table order; malloc'd. */
+/*
+ * "name=value ..." for every setting of p, in table order, but those equal
+ * to the kernel's own default (tunable.dflt); malloc'd.
+ */
 char *boot_args(const struct profile *p);
 
 /*
@@ -29,13 +32,15 @@ int proc_cmdline(const struct rcuqs_ctx *ctx, char **out);
 /*
  * old (the content of /etc/kernel/cmdline) with args merged in, keeping
  * every byte rcuqs does not own. rcuqs owns, before the first "--" (what
- * follows goes to init and is kept as is), the tokens of a key args sets
- * and the tokens byte for byte in prev (what it wrote last time). The
- * first token of a key args sets takes the new value in place; other owned
- * tokens go with the blanks before them; keys not yet there are inserted
- * after the last token before "--". malloc'd; NULL without memory.
+ * follows goes to init and is kept as is), the tokens of a parameter keys
+ * names (every one the profile sets, args those of them that go on the
+ * command line) and the tokens byte for byte in prev (what it wrote last
+ * time). The first token of a parameter of args takes the new value in
+ * place; other owned tokens go with the blanks before them; parameters not
+ * yet there are inserted after the last token before "--". malloc'd; NULL
+ * without memory.
  */
-char *cmdline_merge(const char *old, const char *args, const char *prev);
+char *cmdline_merge(const char *old, const char *args, const char *keys, const char *prev);
 
 /*
  * Prepare the boot form of profile p: the GRUB drop-in, and

@@ -22,13 +22,14 @@ const struct tunable tunables[N_TUNABLES] = {
 		.type = TT_AUTO_ULONG, .min = 1, .max = ULONG_MAX - 1,
 		.unit = "jiffies",
 		.range = "auto, or 1..ULONG_MAX-1 (kernel: < stall timeout/2)",
+		.dflt = "auto",
 	},
 	{
 		.name = "rcutree.cond_resched_qs_limit",
 		.sysfs = "module/rcutree/parameters/cond_resched_qs_limit",
 		.kmod = "tree", .param = "cond_resched_qs_limit",
 		.type = TT_ULONG, .min = 0, .max = 1048576,
-		.unit = "calls", .range = "0..1048576 (0 = off)",
+		.unit = "calls", .range = "0..1048576 (0 = off)", .dflt = "0",
 	},
 	{
 		.name = "rcutree.jiffies_till_first_fqs",

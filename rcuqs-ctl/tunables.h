@@ -24,6 +24,12 @@ struct tunable {
 	unsigned long min, max;
 	const char *unit;	/* shown as the type */
 	const char *range;	/* for humans and error messages */
+	/*
+	 * The kernel's own default, left out of the boot form: it would only
+	 * restate it, and a kernel without the rcuqs patches would choke on
+	 * it. NULL where the default depends on the kernel's configuration.
+	 */
+	const char *dflt;
 };
 
 #define N_TUNABLES 7
