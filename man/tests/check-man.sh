@@ -1,7 +1,9 @@
 #!/bin/sh
 # check-man.sh: lint the man pages and check them against rcuqs-ctl.
 #
-# - mandoc -Tlint -W warning and groff -ww -z -man: no output at all;
+# - mandoc -Tlint (at its default level, style messages included) and
+#   groff -ww -z -man: no output at all; rendered 80 columns wide, no line
+#   (an example, say) is wider;
 # - sections in the conventional order;
 # - rcuqs-ctl(8) against the built tool: every command, its arguments and
 #   every option of usage(), in usage()'s order, and nothing more; every exit
@@ -62,7 +64,7 @@ squeeze() { tr -s ' \t' '  ' | sed 's/^ //; s/ $//'; }
 # --- checks (each takes the page, so self-tests can feed broken copies) -----
 
 lint_mandoc() {
-	msg=$(mandoc -Tlint -W warning "$1" 2>&1)
+	msg=$(mandoc -Tlint "$1" 2>&1)
 	rc=$?
 	[ "$rc" -eq 0 ] && [ -z "$msg" ] && return 0
 	echo "mandoc exit $rc"
@@ -76,6 +78,12 @@ lint_groff() {
 	echo "groff exit $rc"
 	echo "$msg"
 	return 1
+}
+
+# width_80 PAGE: rendered for an 80-column terminal, every line fits.
+width_80() {
+	mandoc -Tascii -Owidth=80 "$1" | col -bx |
+		awk 'length($0) > 80 { print length($0) " columns: " $0; bad = 1 } END { exit bad }'
 }
 
 ORDER="NAME|SYNOPSIS|DESCRIPTION|COMMANDS|OPTIONS|FILES|EXIT STATUS|ENVIRONMENT|EXAMPLES|SEE ALSO"
@@ -308,7 +316,8 @@ callbacks per grace period 80.0"
 
 out "# man: $(mandoc -V 2>/dev/null || echo mandoc), $(groff -v 2>/dev/null | sed -n 1p)"
 for p in $PAGES; do
-	check "mandoc -Tlint -W warning $p: no warnings" lint_mandoc "$here/$p"
+	check "mandoc -Tlint $p: no messages, style included" lint_mandoc "$here/$p"
+	check "$p fits 80 columns" width_80 "$here/$p"
 	if command -v groff >/dev/null 2>&1; then
 		check "groff -ww -z -man $p: no warnings" lint_groff "$here/$p"
 	else
@@ -462,6 +471,10 @@ broken() {
 }
 b=$(broken bad-macro.8 's/^\.SH DESCRIPTION$/.SH DESCRIPTION\n.XY foo/' "$page8")
 expect_fail "self-test: mandoc lint rejects an unknown macro" "unknown macro|XY" lint_mandoc "$b"
+b=$(broken long-line.8 's/^\.SH DESCRIPTION$/.SH DESCRIPTION\nThis input line is much longer than eighty bytes, which mandoc calls a style problem./' "$page8")
+expect_fail "self-test: mandoc lint rejects an input line over 80 bytes" "longer than 80" lint_mandoc "$b"
+b=$(broken wide.8 's/^\.SH DESCRIPTION$/.SH DESCRIPTION\n.EX\nan example line that is far too wide for an eighty-column terminal: xxxxxxxxxxxxxxxx\n.EE/' "$page8")
+expect_fail "self-test: width check rejects a line rendered wider than 80 columns" "columns" width_80 "$b"
 if command -v groff >/dev/null 2>&1; then
 	b=$(broken bad-escape.8 's/^\.SH DESCRIPTION$/.SH DESCRIPTION\n\\[nonesuch]/' "$page8")
 	expect_fail "self-test: groff -ww rejects an unknown escape" "warning" lint_groff "$b"

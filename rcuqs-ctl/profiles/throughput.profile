@@ -14,8 +14,9 @@
 # - The kernel refuses a jiffies_till_sched_qs of half the RCU stall
 #   timeout or more: Debian's rcupdate.rcu_cpu_stall_timeout=21 s is 5250
 #   jiffies at HZ=250, so the limit is 2624; 1000 keeps a wide margin.
-#   With a stall timeout under 8 s the kernel refuses 1000 and rcuqs-ctl
-#   restores everything it had written.
+#   With a stall timeout of 8 s or less (2000 jiffies, a ceiling of 999)
+#   the kernel refuses 1000 and rcuqs-ctl restores everything it had
+#   written.
 # - cond_resched_qs_limit=0: no extra quiescent states from cond_resched().
 #
 # Trade-off: a CPU looping in the kernel holds a grace period for up to 4 s
