@@ -414,8 +414,17 @@ if [ -n "$tool" ]; then
 	run_code "exit 2 (documented): unknown option" 2 "$tool" --no-such-option list
 	run_code "exit 3 (documented): kernel without the rcuqs patches" 3 "$tool" --root "$fake" status
 	if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+		# nobody must reach the tool and the root, which a checkout under a
+		# directory others cannot traverse (root's 0700 home) does not let
+		# it: both go to a scratch directory under /tmp.
+		open=$(mktemp -d /tmp/rcuqs-man-check.XXXXXX)
+		chmod 0755 "$open"
+		cp "$tool" "$open/rcuqs-ctl"
+		cp -r "$fake" "$open/root"
 		run_code "exit 4 (documented): a non-root user tries to write" 4 \
-			setpriv --reuid=65534 --regid=65534 --clear-groups "$tool" --root "$fake" apply
+			setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$open/rcuqs-ctl" --root "$open/root" apply
+		rm -rf "$open"
 	else
 		skip "exit 4 for a non-root writer" "needs root and setpriv to drop privileges"
 	fi
