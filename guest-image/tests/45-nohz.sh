@@ -8,7 +8,7 @@
 nohz=$(rd /sys/devices/system/cpu/nohz_full)
 want=$(cmdline_arg nohz_full) || want=none
 is "$nohz" "$want" "nohz_full CPUs are those of the command line"
-cpu=1
+cpu=2
 preemptible=0
 uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1
 lim=$(param cond_resched_qs_limit)

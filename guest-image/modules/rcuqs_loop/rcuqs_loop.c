@@ -83,6 +83,10 @@ static int gp_cpu = -1;
 module_param(gp_cpu, int, 0444);
 MODULE_PARM_DESC(gp_cpu, "CPU the synchronize_rcu() kthread runs on (-1: any)");
 
+static uint gp_log_us;
+module_param(gp_log_us, uint, 0444);
+MODULE_PARM_DESC(gp_log_us, "Log each synchronize_rcu() slower than this, microseconds (0: none)");
+
 static uint gp_gap_us;
 module_param(gp_gap_us, uint, 0444);
 MODULE_PARM_DESC(gp_gap_us, "Sleep between synchronize_rcu() calls, microseconds");
@@ -117,12 +121,13 @@ static u32 *gp_samples;
 static ulong gp_kept;
 
 static DEFINE_SPINLOCK(loop_lock);
+static ktime_t loop_start;
 static DECLARE_COMPLETION(loop_done);
 static bool loop_over;
 
 static void run_loop(void)
 {
-	ktime_t start = ktime_get();
+	ktime_t start = loop_start = ktime_get();
 	ktime_t end = ktime_add_ms(start, ms);
 	ulong n = 0;
 
@@ -186,6 +191,9 @@ static int gp_fn(void *unused)
 				gp_max_us = us;
 			if (gp_kept < GP_SAMPLES)
 				gp_samples[gp_kept++] = min_t(ulong, us, U32_MAX);
+			if (gp_log_us && us > gp_log_us)
+				pr_info("synchronize_rcu() #%lu took %lu us, started %lld us into the loop\n",
+					gps, us, ktime_us_delta(t, loop_start));
 		}
 		if (gp_gap_us && !kthread_should_stop())
 			usleep_range(gp_gap_us, gp_gap_us + gp_gap_us / 10 + 1);

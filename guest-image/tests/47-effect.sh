@@ -1,0 +1,103 @@
+# boots: cmdline
+# The effect the limit exists for, in the seeds' setting: a CPU-bound
+# kernel loop (ndelay(1000); cond_resched();) on a nohz_full CPU holds
+# grace periods back; with rcutree.cond_resched_qs_limit at the latency
+# profile's value they end about as soon as on an idle system.
+# synchronize_rcu() is timed from CPU 0 every 5 ms while the loop runs,
+# with the limit at 0 and on, interleaved (ABBA), on the nohz_full CPU
+# and on a CPU that keeps its tick, several rounds in this one boot.
+# Asserted: ratios of latencies measured side by side, never a time.
+. "$RCUQS_LIB/lib.sh"
+
+LIMIT=256	# rcuqs-ctl/profiles/latency.profile
+ROUNDS=${RCUQS_EFFECT_ROUNDS:-3}
+MS=2500
+gp="gp_load=1 gp_cpu=0 gp_gap_us=5000 gp_log_us=100000"
+
+# A nohz_full CPU and one that keeps its tick, neither of them CPU 0.
+nz=$(rd /sys/devices/system/cpu/nohz_full)
+nz=${nz%%[-,]*}
+tick=1
+case $nz in
+'' | *[!0-9]* | 0 | 1)
+	nok "the boot has a nohz_full CPU other than 0 and 1 (nohz_full='$(rd /sys/devices/system/cpu/nohz_full)')"
+	exit 0
+	;;
+esac
+preemptible=0
+uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1
+
+old_jtsq=$(param jiffies_till_sched_qs)
+old_lim=$(param cond_resched_qs_limit)
+setp jiffies_till_sched_qs auto
+diag "jiffies_to_sched_qs=$(param jiffies_to_sched_qs) (auto), limit $LIMIT," \
+	"loop on CPU $nz (nohz_full) and CPU $tick (tick), ${MS} ms a run, $ROUNDS rounds"
+
+declare -A p50 p99 max
+run() {	# run KEY ARGS...: one loop, latencies appended to the KEY lists
+	local key=$1
+	shift
+	loop ms=$MS $gp "$@" || return
+	[ "$r_gps" -ge 5 ] || nok "$key: only $r_gps synchronize_rcu() calls timed"
+	p50[$key]+=" $r_gp50" p99[$key]+=" $r_gp99" max[$key]+=" $r_gpmax"
+}
+
+for ((r = 1; r <= ROUNDS; r++)); do
+	# ABBA across rounds: limit off first in odd rounds, on first in even.
+	order="0 $LIMIT"
+	[ $((r % 2)) = 0 ] && order="$LIMIT 0"
+	for cpu in $nz $tick; do
+		for n in $order; do
+			setp cond_resched_qs_limit "$n"
+			run "$cpu/$n" cpu=$cpu delay_ns=1000
+		done
+	done
+	setp cond_resched_qs_limit 0
+	run floor cpu=$nz idle=1
+done
+
+ms() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
+declare -A m50 m99
+for key in "${!p50[@]}"; do
+	# shellcheck disable=SC2086
+	m50[$key]=$(median ${p50[$key]}) m99[$key]=$(median ${p99[$key]})
+	diag "$key: p50 ms$(for v in ${p50[$key]}; do printf ' %s' "$(ms $v)"; done)," \
+		"  p99 ms$(for v in ${p99[$key]}; do printf ' %s' "$(ms $v)"; done)," \
+		"  max ms$(for v in ${max[$key]}; do printf ' %s' "$(ms $v)"; done)"
+done
+
+# ratio_le A B NUM DEN DESC: A * DEN <= B * NUM (A at most NUM/DEN of B).
+ratio_le() {
+	if [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && (($1 * $4 <= $2 * $3)); then
+		ok "$5"
+	else
+		nok "$5"
+		diag "got $1 us against $2 us, want at most $3/$4"
+	fi
+}
+
+k0=$nz/0 k1=$nz/$LIMIT
+ratio_le "${m99[$k1]}" "${m99[$k0]}" 1 3 \
+	"nohz_full CPU $nz loop: median p99 grace-period latency with limit $LIMIT ($(ms ${m99[$k1]:-0}) ms) at most 1/3 of limit 0 ($(ms ${m99[$k0]:-0}) ms)"
+ratio_le "${m50[$k1]}" "${m50[$k0]}" 1 2 \
+	"nohz_full CPU $nz loop: median p50 with limit $LIMIT ($(ms ${m50[$k1]:-0}) ms) at most 1/2 of limit 0 ($(ms ${m50[$k0]:-0}) ms)"
+ratio_le "${m99[$k1]}" "${m99[floor]}" 2 1 \
+	"nohz_full CPU $nz loop: median p99 with limit $LIMIT ($(ms ${m99[$k1]:-0}) ms) at most 2x the no-loop floor ($(ms ${m99[floor]:-0}) ms)"
+
+k0=$tick/0 k1=$tick/$LIMIT
+if [ $preemptible = 0 ]; then
+	# Non-preemptible RCU: the tick reports no quiescent state for a CPU
+	# in kernel code, so without the limit this CPU waits for urgent_qs.
+	ratio_le "${m99[$k1]}" "${m99[$k0]}" 1 3 \
+		"tick CPU $tick loop: median p99 with limit $LIMIT ($(ms ${m99[$k1]:-0}) ms) at most 1/3 of limit 0 ($(ms ${m99[$k0]:-0}) ms)"
+else
+	# Preemptible RCU: the tick already reports a quiescent state for a
+	# CPU outside a read-side critical section; the limit must not hurt.
+	ratio_le "${m99[$k1]}" "${m99[$k0]}" 3 2 \
+		"tick CPU $tick loop, preemptible RCU: median p99 with limit $LIMIT ($(ms ${m99[$k1]:-0}) ms) at most 1.5x limit 0 ($(ms ${m99[$k0]:-0}) ms)"
+fi
+
+setp cond_resched_qs_limit "$old_lim"
+setp jiffies_till_sched_qs "$old_jtsq"
+is "$(param cond_resched_qs_limit)/$(param jiffies_till_sched_qs)" "$old_lim/$old_jtsq" \
+	"the command line's values are back after the effect runs"
