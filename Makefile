@@ -11,7 +11,7 @@ export BUILD RESULTS
 
 SUBDIRS := rcuqs-ctl man systemd-units
 
-.PHONY: all deps tool kernel image demo check install clean distclean
+.PHONY: all deps tool kernel image demo bench check install clean distclean
 
 all: tool
 
@@ -30,6 +30,11 @@ image: kernel
 demo: deps
 	$(MAKE) -C kernel-patches kernel
 	$(MAKE) -C guest-image demo
+
+# Timings, not tests (see README): grace-period latency per profile.
+bench: deps
+	$(MAKE) -C kernel-patches kernel
+	$(MAKE) -C guest-image bench
 
 # Each step leaves TAP in $(RESULTS); a step that dies without saying why is
 # recorded as a failure there. The last line sums everything up.

@@ -14,7 +14,7 @@
 # judges the boot and appends unnumbered TAP ("ok - ..." lines, guest
 # results first, then one line per harness check) to BODY (default
 # $BUILD/guest-VARIANT/BOOT.body). Exit status: 0 when every line is ok.
-# For BOOT=demo the guest's text goes to stdout instead.
+# For BOOT=demo and BOOT=bench-* the guest's text goes to stdout instead.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,11 +75,13 @@ qrc=$?
 secs=$(($(date +%s) - start))
 echo "run-guest: $v/$boot: QEMU exited $qrc after $secs s; console log $console" >&2
 
-if [ "$boot" = demo ]; then
+case $boot in
+demo | bench-*)
 	tr -d '\r' <"$raw" | grep -v '^RCUQS-SUITE-END$'
 	grep -q 'RCUQS-SUITE-END' "$raw" 2>/dev/null
 	exit
-fi
+	;;
+esac
 
 fails=0
 emit() {	# emit OK DESC [DIAG...]
