@@ -50,6 +50,12 @@ check: deps
 install:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit; done
 
+# rcuqs-ctl's libFuzzer harnesses, FUZZ_SECONDS (30) each; a bounded run is
+# also part of rcuqs-ctl's check.
+.PHONY: fuzz
+fuzz: deps
+	$(MAKE) -C rcuqs-ctl fuzz
+
 clean:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit; done
 

@@ -140,6 +140,15 @@ static bool has_token(const char *list, const char *tok, size_t tlen)
 	return false;
 }
 
+static bool quotes_open(const char *tok, size_t tlen)
+{
+	size_t q = 0;
+
+	for (size_t i = 0; i < tlen; i++)
+		q += tok[i] == '"';
+	return q % 2;
+}
+
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n';
@@ -162,7 +171,7 @@ static bool has_key(const char *list, const char *tok, size_t tlen)
 char *cmdline_merge(const char *old, const char *args, const char *keys, const char *prev)
 {
 	size_t cap = strlen(old) + strlen(args) + 4, tlen, n = 0;
-	const char *tok, *s = old, *copied = old, *rest;
+	const char *tok, *s = old, *copied = old, *rest, *open = NULL;
 	bool used[N_TUNABLES * 2] = { false };
 	char *out = malloc(cap);
 
@@ -201,14 +210,21 @@ char *cmdline_merge(const char *old, const char *args, const char *keys, const c
 			memcpy(out + n, copied, (size_t)(from - copied));
 			n += (size_t)(from - copied);
 			copied = s;
-			if (from == old)	/* first on the line: its blanks after go */
+			if (n == 0)	/* first on the line: its blanks after go */
 				while (*copied == ' ' || *copied == '\t')
 					copied++;
+			continue;
 		}
+		/* A quote that never closes takes the rest of the line with it. */
+		if (quotes_open(tok, tlen))
+			open = tok;
 	}
-	/* The rest of the parameters, after the last one before "--". */
-	rest = tok ? tok : old + strlen(old);
-	while (rest > copied && is_blank(rest[-1]))
+	/*
+	 * The rest of the parameters, after the last one before "--", or
+	 * before a last token whose quote never closes, lest it swallow them.
+	 */
+	rest = open ? open : tok ? tok : old + strlen(old);
+	while (!open && rest > copied && is_blank(rest[-1]))
 		rest--;
 	memcpy(out + n, copied, (size_t)(rest - copied));
 	n += (size_t)(rest - copied);
@@ -226,14 +242,11 @@ char *cmdline_merge(const char *old, const char *args, const char *keys, const c
 			n += alen;
 		}
 	}
-	if (tok && copied == tok && n > 0 && !is_blank(out[n - 1]))
-		out[n++] = ' ';	/* "--" was first: keep it apart */
+	if (*copied && !is_blank(*copied) && n > 0 && !is_blank(out[n - 1]))
+		out[n++] = ' ';	/* keep what follows apart */
 	strcpy(out + n, copied);
-	n += strlen(copied);
-	if (n == 0 || out[n - 1] != '\n') {
-		if (strlen(old) == 0)
-			strcpy(out + n, "\n");	/* a new file gets a whole line */
-	}
+	if (old[0] == '\0' && n > 0)
+		strcat(out, "\n");	/* an empty file gets a whole line */
 	return out;
 }
 

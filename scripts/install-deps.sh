@@ -2,11 +2,13 @@
 # Install the Debian packages rcuqs needs, only those that are missing.
 # dracut-core, not dracut: the latter conflicts with initramfs-tools and would
 # replace the host's own initramfs generator. We only build a guest image.
+# clang and libclang-rt-14-dev (its libFuzzer and sanitizer runtimes, only
+# recommended by clang) build the fuzz harnesses that 'make check' runs.
 set -eu
 
 PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
-libcmocka-dev mandoc git"
+libcmocka-dev mandoc git clang libclang-rt-14-dev"
 
 missing=""
 for p in $PKGS; do

@@ -153,6 +153,36 @@ static void test_boot_form(void **state)
 			    "x=\"a b\" rcutree.cond_resched_qs_limit=256\n");
 }
 
+/* cmdline_merge(): every byte rcuqs does not own stays (cases fuzzing found, too). */
+static void test_cmdline_merge(void **state)
+{
+	static const struct {
+		const char *old, *args, *keys, *prev, *want;
+	} cases[] = {
+		/* init's arguments after "--" stay; ours go before it */
+		{ "ro -- single x=1\n", "a.b=1", "a.b=1", "", "ro a.b=1 -- single x=1\n" },
+		{ "-- init=/bin/sh\n", "a.b=1", "a.b=1", "", "a.b=1 -- init=/bin/sh\n" },
+		/* spacing kept, first token replaced in place, duplicates go */
+		{ "x  a.b=5\ty a.b=6 z\n", "a.b=1", "a.b=1", "", "x  a.b=1\ty z\n" },
+		/* a key set to its default (in keys, not args) goes; prev's tokens go */
+		{ "a.b=5 c.d=2 e=1\n", "", "a.b=0", "c.d=2", "e=1\n" },
+		/* a quote that never closes would swallow what follows it */
+		{ "root=/dev/vda foo=\"bar baz\n", "a.b=1", "a.b=1", "",
+		  "root=/dev/vda a.b=1 foo=\"bar baz\n" },
+		{ "", "a.b=1", "a.b=1", "", "a.b=1\n" },
+		{ "", "", "", "", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = cmdline_merge(cases[i].old, cases[i].args, cases[i].keys, cases[i].prev);
+
+		assert_non_null(got);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+}
+
 static void test_read_text_too_big(void **state)
 {
 	char big[5000], buf[4096];
@@ -251,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_boot_form),
+		cmocka_unit_test(test_cmdline_merge),
 		cmocka_unit_test(test_read_text_too_big),
 		cmocka_unit_test(test_pending_abort_removes_dirs),
 		cmocka_unit_test(test_json),

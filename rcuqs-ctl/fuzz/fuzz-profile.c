@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer harness: the profile parser with includes.
+ *
+ * The input is up to four files separated by lines "%%": the local
+ * profile f, the shipped profile a, a local a (overriding, and perhaps
+ * extending, the shipped one) and the shipped b; an empty part is no file.
+ * Each run loads f and a from a fake root, lists the profiles and builds
+ * the boot form. A profile that loads must hold only values the tool
+ * accepts; any crash, leak, sanitizer report or hang is a finding.
+ */
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bootcfg.h"
+#include "profile.h"
+#include "tunables.h"
+
+static char root[PATH_MAX];
+static const struct rcuqs_ctx ctx = { .root = root };
+
+static const char *const files[] = {
+	"/etc/rcuqs/profiles/f.profile",
+	"/usr/lib/rcuqs/profiles/a.profile",
+	"/etc/rcuqs/profiles/a.profile",
+	"/usr/lib/rcuqs/profiles/b.profile",
+};
+
+static void mkdirs(const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	for (char *p = path + strlen(root) + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	}
+	mkdir(path, 0755);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void cleanup(void)
+{
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	snprintf(root, sizeof(root), "/tmp/rcuqs-fuzz-XXXXXX");
+	if (!mkdtemp(root))
+		abort();
+	atexit(cleanup);
+	chmod(root, 0755);
+	mkdirs("/etc/rcuqs/profiles");
+	mkdirs("/usr/lib/rcuqs/profiles");
+	return 0;
+}
+
+static void put(const char *rel, const uint8_t *data, size_t len)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	unlink(path);
+	if (!data)
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		abort();
+	if (write(fd, data, len) != (ssize_t)len)
+		abort();
+	close(fd);
+}
+
+static void check_loaded(const struct profile *p)
+{
+	char *args;
+
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		const char *v = p->set[i].value;
+
+		if (v[0] && (tunable_check(&tunables[i], v) < 0 || !p->set[i].file))
+			abort();	/* a value the tool refuses made it through */
+	}
+	if (p->description && strpbrk(p->description, "\n"))
+		abort();
+	args = boot_args(p);
+	if (!args)
+		abort();
+	free(args);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *part = data, *end = data + size;
+	struct profile_entry *e = NULL;
+	struct profile p;
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		const uint8_t *sep = NULL;
+
+		for (const uint8_t *q = part; q && q + 3 <= end; q++) {
+			if ((q == data || q[-1] == '\n') && memcmp(q, "%%\n", 3) == 0) {
+				sep = q;
+				break;
+			}
+		}
+		if (part && part < end && (sep ? sep : end) > part)
+			put(files[i], part, (size_t)((sep ? sep : end) - part));
+		else
+			put(files[i], NULL, 0);
+		part = sep ? sep + 3 : NULL;
+	}
+	if (profile_load(&ctx, "f", &p) == 0)
+		check_loaded(&p);
+	profile_free(&p);
+	if (profile_load(&ctx, "a", &p) == 0)
+		check_loaded(&p);
+	profile_free(&p);
+	if (profile_list(&ctx, &e, &n) == 0)
+		free(e);
+	return 0;
+}
