@@ -278,8 +278,11 @@ int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *co
 		goto fail;
 	}
 	r = write_all(fd, content, strlen(content));
-	if (r == 0 && (fchown(fd, st.st_uid, st.st_gid) < 0 ||
-		       fchmod(fd, st.st_mode & 07777) < 0 || fsync(fd) < 0))
+	/* chown only when needed: rcuqs's units run without CAP_CHOWN. */
+	if (r == 0 && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
+	    fchown(fd, st.st_uid, st.st_gid) < 0)
+		r = -errno;
+	if (r == 0 && (fchmod(fd, st.st_mode & 07777) < 0 || fsync(fd) < 0))
 		r = -errno;
 	if (close(fd) < 0 && r == 0)
 		r = -errno;

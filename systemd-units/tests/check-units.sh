@@ -228,6 +228,27 @@ else
 	skip "the condition's parameter is added by the kernel series" "kernel-patches/series is empty"
 fi
 check "rcuqs-profile@.service: oneshot, no RemainAfterExit, set-profile %i" template_unit "$tmpl"
+# exposure UNIT-FILE: "systemd-analyze security --offline=true" rates the
+# unit 2.0 or lower (issue 8: both were 9.5 and more, UNSAFE).
+exposure() {
+	got=$(systemd-analyze security --offline=true --no-pager "$1" 2>&1 |
+		sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+	[ -n "$got" ] || { echo "systemd-analyze security gave no rating for $1"; return 1; }
+	awk -v g="$got" 'BEGIN { exit !(g <= 2.0) }' ||
+		{ echo "$1: exposure $got, want 2.0 or lower"; return 1; }
+}
+if systemd-analyze security --help 2>/dev/null | grep -q -- --offline; then
+	check "rcuqs.service: systemd-analyze security rates it 2.0 or lower" exposure "$boot"
+	check "rcuqs-profile@.service: systemd-analyze security rates it 2.0 or lower" \
+		exposure "$tmpl"
+	# Hardening that would break the writes: a read-only /sys.
+	for u in "$boot" "$tmpl"; do
+		check "$(basename "$u"): /sys stays writable (no ProtectKernelTunables=yes)" \
+			sh -c '! grep -Eq "^ProtectKernelTunables=(yes|true|on|1)" "$1"' - "$u"
+	done
+else
+	skip "systemd-analyze security --offline" "systemd older than 252"
+fi
 check "rcuqs.service: Documentation= names pages that man/ ships" doc_pages "$boot"
 check "rcuqs-profile@.service: Documentation= names pages that man/ ships" doc_pages "$tmpl"
 
@@ -258,6 +279,9 @@ broken rcuqs-nobefore.service 's/^Before=sysinit.target /Before=/' "$boot"
 expect_fail "self-test: static check rejects a unit not ordered before sysinit.target" \
 	"Before= lacks 'sysinit.target'" boot_unit "$root$unitdir/rcuqs-nobefore.service"
 broken rcuqs-deps.service 's/^DefaultDependencies=no/DefaultDependencies=yes/' "$boot"
+broken rcuqs-open.service '/^# Sandboxing/,/^ReadWritePaths/d' "$boot"
+expect_fail "self-test: exposure check rejects the unit without its sandboxing" \
+	"want 2.0 or lower" exposure "$root$unitdir/rcuqs-open.service"
 expect_fail "self-test: static check rejects DefaultDependencies=yes" \
 	"DefaultDependencies= is 'yes'" boot_unit "$root$unitdir/rcuqs-deps.service"
 broken rcuqs-cond.service 's|cond_resched_qs_limit$|cond_resched_qs_limi|' "$boot"
