@@ -7,7 +7,11 @@
 #   $BUILD/modroot-VARIANT/lib/modules/RELEASE   modules_install output
 # What goes in: systemd (as init), bash, kmod tools, coreutils the tests
 # use, the kernel's modules tree plus the rcuqs_loop test module (depmod run
-# on the staged tree), the sysfs-write helper, the tests and the units.
+# on the staged tree), the sysfs-write helper, the tests and the units, and
+# the package as an administrator installs it: "make install DESTDIR=" from
+# the top (rcuqs-ctl, its profiles, both units, the man pages), then
+# rcuqs.service enabled by "systemctl --root enable", which follows the
+# unit's [Install] section, and the libraries rcuqs-ctl links (libkmod).
 set -euo pipefail
 
 v=${1:?usage: build-initrd.sh VARIANT}
@@ -58,16 +62,32 @@ rm -f "$stage/usr/lib/modules/$release/build" "$stage/usr/lib/modules/$release/s
 mkdir -p "$stage/usr/lib/modules/$release/extra"
 cp "$out/mod/rcuqs_loop.ko" "$stage/usr/lib/modules/$release/extra/"
 depmod -b "$stage/usr" "$release"
-cp "$here"/tests/{lib.sh,run-suite,demo,bench-latency} "$stage/usr/lib/rcuqs-test/"
-mkdir -p "$stage/usr/lib/rcuqs/profiles"
-cp "$here"/../rcuqs-ctl/profiles/*.profile "$stage/usr/lib/rcuqs/profiles/"
+cp "$here"/tests/{lib.sh,run-suite,demo,bench-latency,test-active} "$stage/usr/lib/rcuqs-test/"
 cp "$here"/tests/[0-9]*.sh "$stage/usr/lib/rcuqs-test/tests/"
-cp "$here"/units/rcuqs-suite.{service,target} "$stage/usr/lib/systemd/system/"
+cp "$here"/units/rcuqs-suite.{service,target} "$here"/units/rcuqs-test-active.service \
+	"$stage/usr/lib/systemd/system/"
 cp "$out/bin/sysfs-write" "$out/bin/kmod-probe" "$stage/usr/bin/"
+
+# The package: /usr/sbin/rcuqs-ctl, /usr/lib/rcuqs/profiles/*.profile (the
+# bench reads them there too), the units, the man pages. Then enable the
+# boot unit and the harness's rcuqs.test_active= writer from [Install].
+make -s -C "$here/.." install DESTDIR="$stage" >/dev/null
+for f in usr/sbin/rcuqs-ctl usr/lib/rcuqs/profiles/default.profile \
+	usr/lib/systemd/system/rcuqs.service usr/lib/systemd/system/rcuqs-profile@.service \
+	usr/share/man/man8/rcuqs-ctl.8; do
+	[ -f "$stage/$f" ] || die "make install did not install /$f"
+done
+systemctl --root="$stage" --quiet enable rcuqs.service rcuqs-test-active.service
+[ -L "$stage/etc/systemd/system/sysinit.target.wants/rcuqs.service" ] ||
+	die "systemctl enable rcuqs.service made no sysinit.target.wants link"
+# dracut resolves libraries only for what it installs itself: name the
+# ones the staged rcuqs-ctl links against (libkmod.so.2 and its own).
+libs=$(ldd "$stage/usr/sbin/rcuqs-ctl" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
+grep -q libkmod <<<"$libs" || die "rcuqs-ctl does not link libkmod? ldd: $libs"
 
 tools="kmod modprobe insmod rmmod modinfo lsmod depmod dmesg stty stat seq
 timeout mktemp tr sed grep date sleep nproc uname wc head tail ls cat
-basename rm mkdir"
+basename rm mkdir mv cp systemctl journalctl $libs"
 dracut --quiet --force --no-kernel --no-hostonly --no-hostonly-cmdline \
 	--gzip -m "systemd systemd-initrd bash" \
 	--install "$tools" --include "$stage" / \
