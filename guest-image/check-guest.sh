@@ -4,10 +4,17 @@
 # failure (a failed test, a timeout, no clean power-off, a kernel splat).
 #
 # Boots: 'cmdline' (both tunables on the kernel command line, CPUs 2-3
-# nohz_full), 'main' (no tunables given; all runtime tests) and 'torture'
-# (rcutorture with CPU hotplug, CPUs 1-3 nohz_full, while the tunables are
-# rewritten) when RCUQS_TORTURE lists the variant (default: none dynamic;
-# RCUQS_TORTURE= skips it; RCUQS_TORTURE_SECS sets its length, 60).
+# nohz_full), 'main' (no tunables given, no recorded profile; all runtime
+# tests, rcuqs-ctl at work), 'active' (latency recorded as the active
+# profile: rcuqs.service applies it at boot), 'bootargs-latency' and
+# 'bootargs-throughput' (the command line is what "rcuqs-ctl boot-args P"
+# prints, rcuqs.service masked) and 'torture' (the same for linux-3.16,
+# then rcutorture with CPU hotplug, CPUs 1-3 nohz_full, rewriting the
+# tunables itself while rcuqs-ctl set-profile switches every 100 ms) when
+# RCUQS_TORTURE lists the variant (default: none dynamic; RCUQS_TORTURE=
+# skips it and boots 'bootargs-linux-3.16' instead; RCUQS_TORTURE_SECS sets
+# its length, 60). rcuqs.test_active=P records P as the active profile
+# before rcuqs.service looks (units/rcuqs-test-active.service).
 set -uo pipefail
 v=${1:?usage: check-guest.sh VARIANT}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +27,25 @@ body=$BUILD/guest-$v/all.body
 rc=0
 start=$(date +%s)
 
+# bootargs P: what the tool and profiles staged into this image print for
+# "rcuqs-ctl boot-args P", run on the host against a scratch copy of the
+# tool's fake root (rcuqs-ctl/tests/rootfs-pristine).
+stage=$BUILD/guest-$v/stage
+fakeroot=$BUILD/guest-$v/bootargs-root
+rm -rf "$fakeroot"
+cp -a "$here/../rcuqs-ctl/tests/rootfs-pristine" "$fakeroot"
+find "$fakeroot" -name .keep -delete
+cp "$stage"/usr/lib/rcuqs/profiles/*.profile "$fakeroot/usr/lib/rcuqs/profiles/"
+chown -R 0:0 "$fakeroot" 2>/dev/null
+chmod -R go-w "$fakeroot"
+bootargs() {
+	local a
+	a=$("$stage/usr/sbin/rcuqs-ctl" --root "$fakeroot" boot-args "$1") && [ -n "$a" ] ||
+		{ echo "check-guest: rcuqs-ctl boot-args $1 failed or printed nothing" >&2; rc=1; }
+	echo "# boot-args $1 (host, staged tool): $a" >>"$body"
+	echo "$a"
+}
+
 boot() {	# boot NAME [CMDLINE-ARG...]
 	local b=$1 t0=$(date +%s)
 	shift
@@ -28,7 +54,23 @@ boot() {	# boot NAME [CMDLINE-ARG...]
 }
 boot cmdline rcutree.jiffies_till_sched_qs=17 rcutree.cond_resched_qs_limit=4096 nohz_full=2-3
 boot main
-case " $torture " in *" $v "*) boot torture rcuqs.torture_secs=${RCUQS_TORTURE_SECS:-60} nohz_full=1-3 ;; esac
+boot active rcuqs.test_active=latency
+for p in latency throughput; do
+	# shellcheck disable=SC2046
+	boot bootargs-$p $(bootargs $p) systemd.mask=rcuqs.service rcuqs.test_active=$p
+done
+p=linux-3.16
+case " $torture " in
+*" $v "*)
+	# shellcheck disable=SC2046
+	boot torture $(bootargs $p) systemd.mask=rcuqs.service rcuqs.test_active=$p \
+		rcuqs.torture_secs=${RCUQS_TORTURE_SECS:-60} nohz_full=1-3
+	;;
+*)
+	# shellcheck disable=SC2046
+	boot bootargs-$p $(bootargs $p) systemd.mask=rcuqs.service rcuqs.test_active=$p
+	;;
+esac
 
 echo "# guest $v: $(($(date +%s) - start)) s in all" >>"$body"
 tap=$RESULTS/guest-$v.tap

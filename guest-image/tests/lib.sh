@@ -124,3 +124,55 @@ median() {
 	done
 	echo "${v[(${#v[@]} - 1) / 2]}"
 }
+
+# The rcuqs package as installed in the image (build-initrd.sh).
+PROFILES=/usr/lib/rcuqs/profiles
+shipped_profiles() {	# the names of the shipped profiles
+	local f
+	for f in "$PROFILES"/*.profile; do
+		f=${f##*/}
+		echo "${f%.profile}"
+	done
+}
+
+# profile_load NAME: pv[KEY]=VALUE for every kernel parameter the shipped
+# profile NAME sets, includes first, later lines winning: read here
+# without rcuqs-ctl, so that the tool is checked against the files.
+declare -A pv
+profile_load() {
+	local line k v
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in '' | '#'* | ';'*) continue ;; esac
+		k=${line%%=*} v=${line#*=}
+		k=${k//[[:space:]]/}
+		v=${v#"${v%%[![:space:]]*}"} v=${v%"${v##*[![:space:]]}"}
+		case $k in
+		include) profile_load "$v" ;;
+		rcutree.* | rcupdate.*) pv[$k]=$v ;;
+		esac
+	done <"$PROFILES/$1.profile"
+}
+
+# sysfs_matches NAME DESC: every parameter of profile NAME reads back from
+# /sys/module exactly as the profile sets it.
+sysfs_matches() {
+	local k got bad=""
+	pv=()
+	profile_load "$1"
+	for k in "${!pv[@]}"; do
+		get got "/sys/module/${k%%.*}/parameters/${k#*.}"
+		[ "$got" = "${pv[$k]}" ] || bad="$bad $k=$got (want ${pv[$k]})"
+	done
+	if [ ${#pv[@]} -gt 0 ] && [ -z "$bad" ]; then
+		ok "$2: sysfs holds $1's values ($(for k in "${!pv[@]}"; do printf '%s=%s ' "$k" "${pv[$k]}"; done))"
+	else
+		nok "$2: sysfs holds $1's values"
+		diag "differs:${bad:- profile $1 sets nothing}"
+	fi
+}
+
+# unit_prop UNIT PROP: one property of UNIT as systemd reports it.
+unit_prop() { systemctl show -P "$2" "$1" 2>/dev/null; }
+
+# json_num JSON KEY: the number after "KEY": in JSON (flat keys only).
+json_num() { sed -n 's/.*"'"$2"'":\([0-9]*\).*/\1/p' <<<"$1"; }
