@@ -1,39 +1,60 @@
 # boots: torture
-# rcutorture (torture_type=rcu, CPU hotplug on) while a loop rewrites
-# jiffies_till_sched_qs and cond_resched_qs_limit, including auto and 0.
-# Pass: rcutorture's "End of test: SUCCESS"; the host scans the console for
-# stalls and splats.
+# rcutorture (torture_type=rcu, CPU hotplug on) rewriting
+# jiffies_till_sched_qs and cond_resched_qs_limit itself, including auto
+# and 0 (rcutorture.qs_tunable_interval, patch 5), while rcuqs-ctl
+# set-profile switches to a random shipped profile every 100 ms.
+# Pass: rcutorture's "End of test: SUCCESS", every switch succeeded, the
+# values in force before the run are back after it, and the recorded
+# profile applies and verifies. The host scans the console for stalls and
+# splats.
 . "$RCUQS_LIB/lib.sh"
 
 secs=${RCUQS_TORTURE_SECS:-$(cmdline_arg rcuqs.torture_secs || echo 60)}
-max=$(sched_qs_max)
 args="torture_type=rcu stat_interval=15 onoff_interval=3 onoff_holdoff=5 verbose=0"
-diag "modprobe rcutorture $args; rewriting the tunables for $secs s"
+args="$args qs_tunable_interval=50"
+before="$(param jiffies_till_sched_qs) $(param cond_resched_qs_limit)"
+diag "modprobe rcutorture $args; set-profile every 100 ms for $secs s"
 out=$(modprobe rcutorture $args 2>&1)
 check "rcutorture loads ($out)" test -d /sys/module/rcutorture
 
-writes=0 bad=0
+mapfile -t profiles < <(shipped_profiles)
+switches=0 failed=0
 end=$((SECONDS + secs))
-js=(1 3 auto 25 $max 100 auto 7)
-ls=(0 1 256 0 1048576 7 0 100)
-i=0
 while [ $SECONDS -lt $end ]; do
-	k=$((i % ${#js[@]}))
-	swrite $P/jiffies_till_sched_qs "${js[k]}" >/dev/null || bad=$((bad + 1))
-	swrite $P/cond_resched_qs_limit "${ls[k]}" >/dev/null || bad=$((bad + 1))
-	writes=$((writes + 2))
-	i=$((i + 1))
-	sleep 0.2
+	p=${profiles[RANDOM % ${#profiles[@]}]}
+	if out=$(rcuqs-ctl set-profile "$p" 2>&1); then
+		switches=$((switches + 1))
+		last=$p
+	else
+		failed=$((failed + 1))
+		[ $failed -le 3 ] && diag "set-profile $p failed: $out"
+	fi
+	sleep 0.1
 done
-is "$bad" 0 "$writes valid writes during the torture run all succeeded"
-setp jiffies_till_sched_qs auto
-setp cond_resched_qs_limit 0
+is "$failed" 0 "$switches set-profile switches during the torture run all succeeded"
+diag "switches survived: $switches (profiles: ${profiles[*]})"
 
 out=$(modprobe -r rcutorture 2>&1)
 check "rcutorture unloads ($out)" test ! -d /sys/module/rcutorture
-log=$(dmesg | grep -E 'rcu-torture|rcu_torture' )
-diag "$(grep -E 'End of test|Reader Pipe|Free-Block|!!!' <<<"$log" | tail -6)"
+log=$(dmesg | grep -E 'rcu-torture|rcu_torture')
+diag "$(grep -E 'End of test|Reader Pipe|Free-Block|qs_tunables|!!!' <<<"$log" | tail -8)"
 check "rcutorture: End of test: SUCCESS" grep -q 'End of test: SUCCESS' <<<"$log"
 fails=$(grep -c '!!!' <<<"$log")
 is "$fails" 0 "rcutorture printed no '!!!' error line"
+w=$(grep -oE 'qs_tunables: [0-9]+ writes, [0-9]+ refused' <<<"$log" | tail -1)
+check "rcutorture rewrote the tunables itself ($w)" \
+	eval '[[ $w =~ ^qs_tunables:\ ([0-9]+)\ writes ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]'
 diag "onlines/offlines: $(grep -oE 'onoff: [0-9]+/[0-9]+:[0-9]+/[0-9]+' <<<"$log" | tail -1)"
+# rcutorture puts back what was in force when it started.
+is "$(param jiffies_till_sched_qs) $(param cond_resched_qs_limit)" "$before" \
+	"rcutorture restored the tunables it found"
+
+# The recorded profile is one whole profile, the last one switched to.
+is "$(rd /etc/rcuqs/active)" "${last:-}" "/etc/rcuqs/active names the last profile set ($last)"
+out=$(rcuqs-ctl verify 2>&1)
+diag "verify right after rcutorture's restore (exit $?): $out"
+out=$(rcuqs-ctl apply 2>&1)
+is "$?" 0 "rcuqs-ctl apply of the recorded profile exits 0"
+out=$(rcuqs-ctl verify 2>&1)
+is "$?" 0 "verify at the end exits 0 ($out)"
+sysfs_matches "$last" "at the end"
