@@ -26,6 +26,8 @@ body=$BUILD/guest-$v/all.body
 : >"$body"
 rc=0
 start=$(date +%s)
+# Off costs one NOP: read from the built vmlinux, before any boot.
+"$here/check-nop.sh" "$v" >>"$body" || rc=1
 
 # bootargs P: what the tool and profiles staged into this image print for
 # "rcuqs-ctl boot-args P", run on the host against a scratch copy of the

@@ -1,0 +1,44 @@
+#!/bin/bash
+# check-nop.sh VARIANT: with rcutree.cond_resched_qs_limit at 0 (the
+# default), cond_resched() pays one NOP for the limit: the static key's
+# jump site in __cond_resched(). Checks the built vmlinux on the host (no
+# guest needed) and prints unnumbered TAP lines:
+#   - __cond_resched() reaches its first return through exactly one NOP
+#     (2-byte 66 90 or 5-byte 0f 1f 44 00 00, the jump-label forms) and
+#     with no call into the limit's code;
+#   - the limit's calls (__rcu_cond_resched_qs_due, rcu_cond_resched_qs)
+#     are still in the function, out of line, behind that NOP.
+set -uo pipefail
+v=${1:?usage: check-nop.sh VARIANT}
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
+vmlinux=$BUILD/kernel-$v/vmlinux
+
+dis=$(objdump -d --disassemble=__cond_resched "$vmlinux" 2>/dev/null |
+	sed -n '/<__cond_resched>:$/,/^$/p')
+if [ -z "$dis" ]; then
+	echo "not ok - [nop] $v: __cond_resched found in $vmlinux"
+	exit 1
+fi
+# Up to and including the first return, and what follows it.
+head=$(awk '{ print } /\tret/ { exit }' <<<"$dis")
+tail=$(awk 'f { print } /\tret/ { f = 1 }' <<<"$dis")
+nops=$(grep -cE ':\s+(66 90 |0f 1f 44 00 00 )' <<<"$head")
+limit_calls='call .*<(__rcu_cond_resched_qs_due|rcu_cond_resched_qs)>'
+rc=0
+if [ "$nops" = 1 ] && ! grep -qE "$limit_calls" <<<"$head"; then
+	echo "ok - [nop] $v: limit off, __cond_resched() fast path has one jump-label NOP and no call into the limit"
+else
+	echo "not ok - [nop] $v: limit off, __cond_resched() fast path has one jump-label NOP and no call into the limit"
+	echo "# $nops NOP(s) before the first ret; fast path:"
+	sed 's/^/#   /' <<<"$head"
+	rc=1
+fi
+if grep -qE "$limit_calls" <<<"$tail"; then
+	echo "ok - [nop] $v: the limit's calls sit out of line, after the fast path's return"
+else
+	echo "not ok - [nop] $v: the limit's calls sit out of line, after the fast path's return"
+	sed 's/^/#   /' <<<"$dis" | head -40
+	rc=1
+fi
+exit $rc
