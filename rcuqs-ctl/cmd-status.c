@@ -43,17 +43,22 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	bool have_profile = false, have_in_force;
 	size_t ndrift = 0;
 	struct table t;
-	int r, last = 0;
+	int r, last = 0, active_err = 0;
 
 	memset(&p, 0, sizeof(p));
 	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
 		return usage_error();
-	if (active_read(ctx, active, sizeof(active)) == 0) {
+	r = active_read(ctx, active, sizeof(active));
+	if (r == 0) {
 		r = profile_load(ctx, active, &p);
 		if (r < 0)
 			last = r;
 		else
 			have_profile = true;
+	} else if (r != -ENOENT) {
+		/* Not "none": a record that cannot be read is not no record. */
+		errmsg("cannot read %s: %s", ACTIVE_FILE, errstr(r));
+		last = active_err = r;
 	}
 	proc_cmdline(ctx, &cmdline);	/* without it boot-only values show as unset */
 	have_in_force = sysfs_read(ctx, "module/rcutree/parameters/jiffies_to_sched_qs",
@@ -99,7 +104,9 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	} else {
 		printf("rcuqs kernel support: %s\n", support ? "yes" :
 		       "no (no /sys/" RCUQS_MARKER ")");
-		if (!active[0])
+		if (active_err)
+			printf("active profile: unreadable (%s)\n", errstr(active_err));
+		else if (!active[0])
 			printf("active profile: none\n");
 		else if (!have_profile)
 			printf("active profile: %s (invalid)\n", active);

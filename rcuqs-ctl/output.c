@@ -95,6 +95,35 @@ void table_free(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Length of the valid UTF-8 sequence at p (RFC 3629), 0 if there is none. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n;
+	unsigned int c;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	/* No overlong forms, no surrogates, nothing above U+10FFFF. */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Quoted and escaped; a byte that is not UTF-8 becomes U+FFFD. */
 void json_string(FILE *f, const char *s)
 {
 	if (!s) {
@@ -112,10 +141,18 @@ void json_string(FILE *f, const char *s)
 		case '\b': fputs("\\b", f); break;
 		case '\f': fputs("\\f", f); break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
+			if (*p < 0x20 || *p == 0x7f) {
 				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+			} else {
+				size_t n = utf8_len(p);
+
+				if (n == 0) {
+					fputs("\\ufffd", f);
+				} else {
+					fwrite(p, 1, n, f);
+					p += n - 1;
+				}
+			}
 		}
 	}
 	fputc('"', f);

@@ -78,7 +78,11 @@ int main(int argc, char **argv)
 			errmsg("option '%s' needs an argument", argv[optind - 1]);
 			return usage_error();
 		default:
-			if (optopt)
+			if (optopt && strncmp(argv[optind - 1], "--", 2) == 0 &&
+			    strchr(argv[optind - 1], '='))
+				errmsg("option '%.*s' takes no value", (int)strcspn(argv[optind - 1], "="),
+				       argv[optind - 1]);
+			else if (optopt)
 				errmsg("unknown option '-%c'", optopt);
 			else
 				errmsg("unknown option '%s'", argv[optind - 1]);
