@@ -1,8 +1,10 @@
 #!/bin/bash
 # bench.sh [VARIANT...]: 'make bench'. Boots each test kernel (default: none
 # dynamic) once with CPUs 2-3 nohz_full and runs the guest's bench-latency
-# (see tests/bench-latency). The report goes to stdout and to
-# $RESULTS/bench-latency-VARIANT.txt.
+# (see tests/bench-latency), then once without nohz_full for bench-open1
+# (open/close throughput per profile, tests/bench-open1). The reports go to
+# stdout and to $RESULTS/bench-{latency,open1}-VARIANT.txt; BENCH_OPEN1_MS
+# sets the length of an open1 run (2000).
 #
 # BENCH_EXTRA adds reference settings, NAME:param=value[,param=value]
 # separated by ';' (default: upstream's best boot setting,
@@ -24,8 +26,12 @@ for v in "$@"; do
 	RCUQS_TIMEOUT=${RCUQS_TIMEOUT:-1800} "$here/run-guest.sh" "$v" bench-latency "${args[@]}" |
 		tee "$out"
 	[ "${PIPESTATUS[0]}" = 0 ] || { echo "bench: the $v boot did not finish" >&2; rc=1; }
+	out=$RESULTS/bench-open1-$v.txt
+	RCUQS_TIMEOUT=${RCUQS_TIMEOUT:-1800} "$here/run-guest.sh" "$v" bench-open1 \
+		rcuqs.bench_rounds=${BENCH_ROUNDS:-5} rcuqs.bench_ms=${BENCH_OPEN1_MS:-2000} | tee "$out"
+	[ "${PIPESTATUS[0]}" = 0 ] || { echo "bench: the $v open1 boot did not finish" >&2; rc=1; }
 	if grep -aE 'WARNING:|detected stalls on CPUs/tasks|self-detected stall|Call Trace' \
-		"$BUILD/guest-$v/bench-latency.console"; then
+		"$BUILD/guest-$v/bench-latency.console" "$BUILD/guest-$v/bench-open1.console"; then
 		echo "bench: kernel badness on the $v console (above)" | tee -a "$out"
 		rc=1
 	else

@@ -47,6 +47,7 @@ make -s -C "$kdir" M="$out/mod" modules
 # The one-write helper, and a libkmod prober for the modinfo findings.
 mkdir -p "$out/bin"
 gcc -O2 -Wall -Wextra -Werror -o "$out/bin/sysfs-write" "$here/tools/sysfs-write.c"
+gcc -O2 -Wall -Wextra -Werror -o "$out/bin/open1" "$here/tools/open1.c"
 # shellcheck disable=SC2046
 gcc -O2 -Wall -Wextra -Werror -o "$out/bin/kmod-probe" "$here/tools/kmod-probe.c" \
 	$(pkg-config --cflags --libs libkmod)
@@ -62,11 +63,11 @@ rm -f "$stage/usr/lib/modules/$release/build" "$stage/usr/lib/modules/$release/s
 mkdir -p "$stage/usr/lib/modules/$release/extra"
 cp "$out/mod/rcuqs_loop.ko" "$stage/usr/lib/modules/$release/extra/"
 depmod -b "$stage/usr" "$release"
-cp "$here"/tests/{lib.sh,run-suite,demo,bench-latency,test-active} "$stage/usr/lib/rcuqs-test/"
+cp "$here"/tests/{lib.sh,run-suite,demo,bench-latency,bench-open1,test-active} "$stage/usr/lib/rcuqs-test/"
 cp "$here"/tests/[0-9]*.sh "$stage/usr/lib/rcuqs-test/tests/"
 cp "$here"/units/rcuqs-suite.{service,target} "$here"/units/rcuqs-test-active.service \
 	"$stage/usr/lib/systemd/system/"
-cp "$out/bin/sysfs-write" "$out/bin/kmod-probe" "$stage/usr/bin/"
+cp "$out/bin/sysfs-write" "$out/bin/kmod-probe" "$out/bin/open1" "$stage/usr/bin/"
 
 # The package: /usr/sbin/rcuqs-ctl, /usr/lib/rcuqs/profiles/*.profile (the
 # bench reads them there too), the units, the man pages. Then enable the
