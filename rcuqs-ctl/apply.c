@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "sysfs.h"
@@ -139,4 +140,47 @@ void changes_print(const struct change *c, size_t n, FILE *out)
 			fprintf(out, " (asked for %s; the kernel adjusted it)", c[i].value);
 		fputc('\n', out);
 	}
+}
+
+int adjusted_record(const struct rcuqs_ctx *ctx, const struct change *c, size_t n)
+{
+	struct pending_file pf;
+	char content[N_TUNABLES * (80 + 2 * VALUE_MAX)] = "", path[PATH_MAX];
+	int r;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!c[i].now[0] || strcmp(c[i].now, c[i].value) == 0)
+			continue;
+		snprintf(content + strlen(content), sizeof(content) - strlen(content),
+			 "%s %s %s\n", c[i].t->name, c[i].value, c[i].now);
+	}
+	if (!content[0]) {
+		if ((r = root_path(ctx, ADJUSTED_FILE, path, sizeof(path))) < 0)
+			return r;
+		return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+	}
+	r = pending_prepare(ctx, ADJUSTED_FILE, content, &pf);
+	if (r == 0 && (r = pending_commit(&pf)) == 0)
+		pending_done(&pf);
+	else
+		pending_abort(&pf);
+	return r;
+}
+
+bool adjusted_match(const struct rcuqs_ctx *ctx, const struct tunable *t, const char *want,
+		    const char *got)
+{
+	char buf[N_TUNABLES * (80 + 2 * VALUE_MAX) + 1], *line, *save = NULL;
+
+	if (read_file(ctx, ADJUSTED_FILE, buf, sizeof(buf), NULL) < 0)
+		return false;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[80], asked[VALUE_MAX], now[VALUE_MAX];
+
+		if (sscanf(line, "%79s %63s %63s", name, asked, now) == 3 &&
+		    strcmp(name, t->name) == 0 && strcmp(asked, want) == 0 &&
+		    strcmp(now, got) == 0)
+			return true;
+	}
+	return false;
 }

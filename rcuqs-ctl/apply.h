@@ -40,6 +40,19 @@ void changes_print(const struct change *c, size_t n, FILE *out);
  */
 int apply_undo(const struct rcuqs_ctx *ctx, struct change *c, size_t n);
 
+/*
+ * What the kernel made of a value it adjusted instead of taking (it clamps
+ * the FQS delays to HZ), recorded by set-profile and apply so that verify
+ * and status do not call a cleanly applied profile drifted: one line
+ * "NAME ASKED GOT" each, in /run (gone at reboot, when apply runs again).
+ */
+#define ADJUSTED_FILE "/run/rcuqs.adjusted"
+/* Record the adjusted values of c (the file goes when there is none). */
+int adjusted_record(const struct rcuqs_ctx *ctx, const struct change *c, size_t n);
+/* Whether the kernel, asked for want for t, was recorded storing got. */
+bool adjusted_match(const struct rcuqs_ctx *ctx, const struct tunable *t, const char *want,
+		    const char *got);
+
 /* The runtime settings of a profile as changes; returns how many. */
 size_t changes_from_profile(const struct profile *p, struct change c[N_TUNABLES]);
 

@@ -67,6 +67,16 @@ static int commit_files(const struct rcuqs_ctx *ctx, struct pending_file **pf, s
 	return r;
 }
 
+/* Only verify needs the record: a failure to write it is a warning. */
+static void record_adjusted(const struct rcuqs_ctx *ctx, const struct change *c, size_t n)
+{
+	int r = adjusted_record(ctx, c, n);
+
+	if (r < 0)
+		errmsg("warning: cannot record the kernel's adjusted values in %s: %s",
+		       ADJUSTED_FILE, errstr(r));
+}
+
 static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	struct pending_file grub, kcmd, active;
@@ -112,6 +122,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = commit_files(ctx, (struct pending_file *[]){ &active, &grub, &kcmd }, 3, c, n);
 	if (r < 0)
 		goto abort;
+	record_adjusted(ctx, c, n);
 	changes_print(c, n, stdout);
 	printf("profile '%s' applied and recorded in %s\n", p.name, ACTIVE_FILE);
 	printf("boot form written to %s%s\n", GRUB_DROPIN,
@@ -167,6 +178,7 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	n = changes_from_profile(&p, c);
 	r = apply_changes(ctx, c, n);
 	if (r == 0) {
+		record_adjusted(ctx, c, n);
 		changes_print(c, n, stdout);
 		printf("profile '%s' applied\n", p.name);
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply.h"
 #include "bootcfg.h"
 #include "cmd.h"
 #include "kmeta.h"
@@ -79,7 +80,8 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		char val[VALUE_MAX];
 		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
 		const char *want = have_profile && p.set[i].value[0] ? p.set[i].value : NULL;
-		bool drift = want && (!have || strcmp(val, want) != 0);
+		bool drift = want && (!have || (strcmp(val, want) != 0 &&
+						 !adjusted_match(ctx, &tunables[i], want, val)));
 
 		ndrift += drift;
 		if (ctx->json) {
@@ -193,7 +195,8 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 		if (!want[0])
 			continue;
 		have = running_value(ctx, i, cmdline, val, sizeof(val));
-		if (have && strcmp(val, want) == 0)
+		/* What the kernel stored for it on set-profile is a match too. */
+		if (have && (strcmp(val, want) == 0 || adjusted_match(ctx, t, want, val)))
 			continue;
 		ndiff++;
 		if (ctx->json) {

@@ -290,6 +290,44 @@ static void test_clamped(void **state)
 	free(buf);
 }
 
+/*
+ * A value the kernel clamps (jiffies_till_first_fqs to HZ): the profile
+ * was applied cleanly, so verify reports a match, not drift, from the
+ * kernel's answer that set-profile recorded.
+ */
+static void test_verify_after_clamp(void **state)
+{
+	char *argv[] = { "verify", NULL }, path[PATH_MAX];
+	int r;
+
+	(void)state;
+	setprofile_root();
+	unit_write("proc/cmdline", 0444, "root=/dev/vda\n");
+	unit_write("usr/lib/rcuqs/profiles/hz.profile", 0644,
+		   "rcutree.jiffies_till_first_fqs=1000\n");
+	unit_read_rel = "module/rcutree/parameters/jiffies_till_first_fqs";
+	unit_read_value = "250";
+	unit_read_skip = 1;	/* the old value is the file's, then it "clamps" */
+	capture_begin();
+	r = run_set_profile("hz");
+	capture_end();
+	assert_int_equal(r, EXIT_OK);
+	assert_string_equal(unit_read("run/rcuqs.adjusted"),
+			    "rcutree.jiffies_till_first_fqs 1000 250\n");
+	capture_begin();
+	r = cmd_verify.fn(&unit_ctx, 1, argv);
+	capture_end();
+	assert_int_equal(r, EXIT_OK);
+
+	/* Without the record, 250 for 1000 is drift. */
+	snprintf(path, sizeof(path), "%s/run/rcuqs.adjusted", unit_root);
+	assert_int_equal(unlink(path), 0);
+	capture_begin();
+	r = cmd_verify.fn(&unit_ctx, 1, argv);
+	capture_end();
+	assert_int_equal(r, EXIT_DRIFT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +340,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_output, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_profile_commit_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verify_after_clamp, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("apply", tests, NULL, NULL);
