@@ -11,7 +11,7 @@ export BUILD RESULTS
 
 SUBDIRS := rcuqs-ctl man systemd-units
 
-.PHONY: all deps tool kernel image demo bench check install clean distclean
+.PHONY: all deps tool kernel image demo bench check check-lockdep install clean distclean
 
 all: tool
 
@@ -30,6 +30,10 @@ image: kernel
 demo: deps
 	$(MAKE) -C kernel-patches kernel
 	$(MAKE) -C guest-image demo
+
+# The guest suite on a third kernel with lockdep and PROVE_RCU (debug run).
+check-lockdep: deps
+	$(MAKE) -C guest-image check-lockdep
 
 # Timings, not tests (see README): grace-period latency per profile.
 bench: deps

@@ -10,7 +10,7 @@
 . "$RCUQS_LIB/lib.sh"
 
 LIMIT=256	# rcuqs-ctl/profiles/latency.profile
-ROUNDS=${RCUQS_EFFECT_ROUNDS:-3}
+ROUNDS=${RCUQS_EFFECT_ROUNDS:-4}
 MS=2500
 gp="gp_load=1 gp_cpu=0 gp_gap_us=5000 gp_log_us=100000"
 
