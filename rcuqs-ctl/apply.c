@@ -142,6 +142,20 @@ void changes_print(const struct change *c, size_t n, FILE *out)
 	}
 }
 
+void changes_json(const struct change *c, size_t n, struct json *j)
+{
+	json_open(j, "changes", '[');
+	for (size_t i = 0; i < n; i++) {
+		json_open(j, NULL, '{');
+		json_str(j, "name", c[i].t->name);
+		json_str(j, "old", c[i].old);
+		json_str(j, "new", c[i].now[0] ? c[i].now : c[i].value);
+		json_str(j, "asked", c[i].value);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
+
 int adjusted_record(const struct rcuqs_ctx *ctx, const struct change *c, size_t n)
 {
 	struct pending_file pf;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "output.h"
 #include "profile.h"
 #include "rcuqs.h"
 #include "tunables.h"
@@ -33,6 +34,8 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n);
  * what the kernel made of a value it adjusted (clamped) instead of taking.
  */
 void changes_print(const struct change *c, size_t n, FILE *out);
+/* The same as "changes": [{"name", "old", "new", "asked"}, ...] for --json. */
+void changes_json(const struct change *c, size_t n, struct json *j);
 
 /*
  * Undo a successful apply_changes() (a later step failed): write the old

@@ -77,11 +77,81 @@ static void record_adjusted(const struct rcuqs_ctx *ctx, const struct change *c,
 		       ADJUSTED_FILE, errstr(r));
 }
 
+/* What set-profile did, for people or (--json) for programs. */
+static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile *p,
+			       const struct change *c, size_t n, bool have_kcmdline)
+{
+	struct json j = { .f = stdout };
+	bool reboot = false;
+
+	if (ctx->json) {
+		json_open(&j, NULL, '{');
+		json_str(&j, "profile", p->name);
+		changes_json(c, n, &j);
+		json_str(&j, "recorded", ACTIVE_FILE);
+		json_open(&j, "boot_files", '[');
+		json_str(&j, NULL, GRUB_DROPIN);
+		if (have_kcmdline)
+			json_str(&j, NULL, KERNEL_CMDLINE);
+		json_close(&j, ']');
+		json_open(&j, "needs_reboot", '[');
+	} else {
+		changes_print(c, n, stdout);
+		printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
+		printf("boot form written to %s%s\n", GRUB_DROPIN,
+		       have_kcmdline ? " and " KERNEL_CMDLINE : "");
+	}
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		char arg[160];
+
+		if (!p->set[i].value[0] || tunable_runtime(&tunables[i]))
+			continue;
+		snprintf(arg, sizeof(arg), "%s=%s", tunables[i].name, p->set[i].value);
+		if (ctx->json)
+			json_str(&j, NULL, arg);
+		else
+			printf("%s %s", reboot ? "" : "needs a reboot:", arg);
+		reboot = true;
+	}
+	if (ctx->json) {
+		json_close(&j, ']');
+		json_close(&j, '}');
+		json_end(&j);
+		return;
+	}
+	if (reboot)
+		printf("\n");
+	printf("run 'update-grub' to update the boot configuration\n");
+	if (have_kcmdline)
+		printf("%s takes effect when kernel-install next writes the boot entries\n",
+		       KERNEL_CMDLINE);
+}
+
+/* The changes of apply and set, with the profile applied if any. */
+static void report_changes(const struct rcuqs_ctx *ctx, const char *profile,
+			   const struct change *c, size_t n)
+{
+	struct json j = { .f = stdout };
+
+	if (!ctx->json) {
+		changes_print(c, n, stdout);
+		if (profile)
+			printf("profile '%s' applied\n", profile);
+		return;
+	}
+	json_open(&j, NULL, '{');
+	if (profile)
+		json_str(&j, "profile", profile);
+	changes_json(c, n, &j);
+	json_close(&j, '}');
+	json_end(&j);
+}
+
 static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	struct pending_file grub, kcmd, active;
 	struct change c[N_TUNABLES];
-	bool have_kcmdline, reboot = false;
+	bool have_kcmdline;
 	struct profile p;
 	char *content = NULL;
 	int fd, r;
@@ -123,23 +193,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	if (r < 0)
 		goto abort;
 	record_adjusted(ctx, c, n);
-	changes_print(c, n, stdout);
-	printf("profile '%s' applied and recorded in %s\n", p.name, ACTIVE_FILE);
-	printf("boot form written to %s%s\n", GRUB_DROPIN,
-	       have_kcmdline ? " and " KERNEL_CMDLINE : "");
-	for (size_t i = 0; i < N_TUNABLES; i++) {
-		if (!p.set[i].value[0] || tunable_runtime(&tunables[i]))
-			continue;
-		printf("%s %s=%s", reboot ? "" : "needs a reboot:", tunables[i].name,
-		       p.set[i].value);
-		reboot = true;
-	}
-	if (reboot)
-		printf("\n");
-	printf("run 'update-grub' to update the boot configuration\n");
-	if (have_kcmdline)
-		printf("%s takes effect when kernel-install next writes the boot entries\n",
-		       KERNEL_CMDLINE);
+	report_set_profile(ctx, &p, c, n, have_kcmdline);
 	goto out;
 abort:
 	pending_abort(&active);
@@ -179,8 +233,7 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = apply_changes(ctx, c, n);
 	if (r == 0) {
 		record_adjusted(ctx, c, n);
-		changes_print(c, n, stdout);
-		printf("profile '%s' applied\n", p.name);
+		report_changes(ctx, p.name, c, n);
 	}
 out:
 	profile_free(&p);
@@ -245,7 +298,7 @@ static int do_set(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return exit_status(fd);
 	r = apply_changes(ctx, c, n);
 	if (r == 0)
-		changes_print(c, n, stdout);
+		report_changes(ctx, NULL, c, n);
 	lock_release(fd);
 	return exit_status(r);
 }

@@ -168,8 +168,21 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return usage_error();
 	if ((r = require_rcuqs_kernel(ctx)) < 0)
 		return exit_status(r);
-	if ((r = active_name(ctx, active, sizeof(active))) < 0)
-		return r == -ENOENT ? EXIT_DRIFT : exit_status(r);
+	if ((r = active_name(ctx, active, sizeof(active))) < 0) {
+		if (r != -ENOENT)
+			return exit_status(r);
+		if (ctx->json) {
+			/* No profile to match: an answer for programs too. */
+			json_open(&j, NULL, '{');
+			json_str(&j, "profile", NULL);
+			json_open(&j, "differences", '[');
+			json_close(&j, ']');
+			json_bool(&j, "match", false);
+			json_close(&j, '}');
+			json_end(&j);
+		}
+		return EXIT_DRIFT;
+	}
 	r = profile_load(ctx, active, &p);
 	if (r < 0) {
 		profile_free(&p);

@@ -30,7 +30,7 @@ static void usage(void)
 	       "\n"
 	       "Options:\n"
 	       "  -r, --root DIR   act on the system rooted at DIR instead of / (also RCUQS_ROOT)\n"
-	       "  -j, --json       JSON output (list, show, status, params, verify, boot-args)\n"
+	       "  -j, --json       JSON output, for every command that prints anything\n"
 	       "  -h, --help       show this help and exit\n"
 	       "  -V, --version    show the version and exit\n"
 	       "\n"
