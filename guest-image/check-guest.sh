@@ -40,11 +40,16 @@ find "$fakeroot" -name .keep -delete
 cp "$stage"/usr/lib/rcuqs/profiles/*.profile "$fakeroot/usr/lib/rcuqs/profiles/"
 chown -R 0:0 "$fakeroot" 2>/dev/null
 chmod -R go-w "$fakeroot"
+# A TAP line of its own in the body: a failure here fails the check even
+# though the caller reads the output through $(...).
 bootargs() {
 	local a
-	a=$("$stage/usr/sbin/rcuqs-ctl" --root "$fakeroot" boot-args "$1") && [ -n "$a" ] ||
-		{ echo "check-guest: rcuqs-ctl boot-args $1 failed or printed nothing" >&2; rc=1; }
-	echo "# boot-args $1 (host, staged tool): $a" >>"$body"
+	if a=$("$stage/usr/sbin/rcuqs-ctl" --root "$fakeroot" boot-args "$1" 2>&1) && [ -n "$a" ]; then
+		echo "ok - [host] rcuqs-ctl boot-args $1 (staged tool, fake root): $a" >>"$body"
+	else
+		echo "not ok - [host] rcuqs-ctl boot-args $1 (staged tool, fake root) failed: $a" >>"$body"
+		return
+	fi
 	echo "$a"
 }
 
