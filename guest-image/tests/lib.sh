@@ -176,3 +176,39 @@ unit_prop() { systemctl show -P "$2" "$1" 2>/dev/null; }
 
 # json_num JSON KEY: the number after "KEY": in JSON (flat keys only).
 json_num() { sed -n 's/.*"'"$2"'":\([0-9]*\).*/\1/p' <<<"$1"; }
+
+# The benchmarks' helpers (bench-latency, bench-open1).
+PROFILES=/usr/lib/rcuqs/profiles
+
+# profile_values NAME: "param=value ..." that profile NAME sets in rcutree,
+# default's values first (every shipped profile includes default).
+profile_values() {
+	local f k v out="" files=$PROFILES/default.profile
+	[ "$1" = default ] || files="$files $PROFILES/$1.profile"
+	for f in $files; do
+		[ -f "$f" ] || { echo "no profile $f" >&2; return 1; }
+		while IFS='=' read -r k v; do
+			case $k in rcutree.*) out="$out ${k#rcutree.}=$v" ;; esac
+		done <"$f"
+	done
+	echo "$out"
+}
+
+# spread FORMAT LIST: "median (min-max)" of the integers in LIST, each
+# passed through the function FORMAT (e.g. echo).
+spread() {
+	local fmt=$1 lo hi x
+	local -a v=($2)
+	lo=${v[0]} hi=${v[0]}
+	for x in "${v[@]}"; do
+		((x < lo)) && lo=$x
+		((x > hi)) && hi=$x
+	done
+	printf '%s (%s-%s)' "$($fmt "$(median "${v[@]}")")" "$($fmt "$lo")" "$($fmt "$hi")"
+}
+
+# ratio A B: A/B to two decimals (B of 0 counts as 1).
+ratio() {
+	local b=$(($2 > 0 ? $2 : 1))
+	printf '%d.%02d' $(($1 / b)) $(($1 * 100 / b % 100))
+}
