@@ -71,9 +71,14 @@ setp() {
 	out=$(swrite "$P/$1" "$2") || diag "writing '$2' to $1: $out"
 }
 
-# The largest valid jiffies_till_sched_qs: half the stall timeout, minus 1.
+# The largest valid jiffies_till_sched_qs: half of rcu_jiffies_till_stall_check(),
+# minus 1; that is the stall timeout, plus 5 s under CONFIG_PROVE_RCU
+# (RCU_STALL_DELAY_DELTA; the boot log says "RCU lockdep checking is enabled").
 sched_qs_max() {
-	echo $(($(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout) * HZ / 2 - 1))
+	local t
+	t=$(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)
+	dmesg | grep -q 'RCU lockdep checking is enabled' && t=$((t + 5))
+	echo $((t * HZ / 2 - 1))
 }
 
 # The rcuqs_loop test module: loading it runs the loop (see its source).
