@@ -6,7 +6,8 @@
 # synchronize_rcu() is timed from CPU 0 every 5 ms while the loop runs,
 # with the limit at 0 and on, interleaved (ABBA), on the nohz_full CPU
 # and on a CPU that keeps its tick, several rounds in this one boot.
-# Asserted: ratios of latencies measured side by side, never a time.
+# Asserted: ratios of latencies measured side by side, never a time; p50
+# for the effect, p99 only as "no worse" (see near_floor).
 . "$RCUQS_LIB/lib.sh"
 
 LIMIT=256	# rcuqs-ctl/profiles/latency.profile
@@ -76,28 +77,31 @@ ratio_le() {
 	fi
 }
 
-# The floor: no loop at all. p50 moves in whole jiffies (4 ms) and is
-# steady; p99 of near-floor runs is not, hence the wider bound.
+# The floor: no loop at all. p50 moves in whole jiffies (4 ms): 16 ms for
+# the floor and for a report that reaches the tree at once, 24 ms for one
+# that waits for two FQS scans (a momentary EQS), so 1.5x tells them
+# apart; a busy host adds a few ms. p99 of a CPU-bound TCG guest does not
+# (a busy host adds hundreds of milliseconds to single runs), so p99 is
+# asserted only as "not worse" and otherwise reported.
 near_floor() {	# near_floor KEY WHERE
-	ratio_le "${m50[$1]}" "${m50[floor]}" 5 4 \
-		"$2: median p50 with limit $LIMIT ($(ms ${m50[$1]:-0}) ms) at most 1.25x the no-loop floor ($(ms ${m50[floor]:-0}) ms)"
-	ratio_le "${m99[$1]}" "${m99[floor]}" 5 2 \
-		"$2: median p99 with limit $LIMIT ($(ms ${m99[$1]:-0}) ms) at most 2.5x the no-loop floor ($(ms ${m99[floor]:-0}) ms)"
+	ratio_le "${m50[$1]}" "${m50[floor]}" 3 2 \
+		"$2: median p50 with limit $LIMIT ($(ms ${m50[$1]:-0}) ms) under 1.5x the no-loop floor ($(ms ${m50[floor]:-0}) ms)"
+	diag "$2: median p99 with limit $LIMIT $(ms ${m99[$1]:-0}) ms, no-loop floor $(ms ${m99[floor]:-0}) ms"
 }
 
 k0=$nz/0 k1=$nz/$LIMIT
-ratio_le "${m99[$k1]}" "${m99[$k0]}" 1 3 \
-	"nohz_full CPU $nz loop: median p99 grace-period latency with limit $LIMIT ($(ms ${m99[$k1]:-0}) ms) at most 1/3 of limit 0 ($(ms ${m99[$k0]:-0}) ms)"
-ratio_le "${m50[$k1]}" "${m50[$k0]}" 1 2 \
-	"nohz_full CPU $nz loop: median p50 with limit $LIMIT ($(ms ${m50[$k1]:-0}) ms) at most 1/2 of limit 0 ($(ms ${m50[$k0]:-0}) ms)"
+ratio_le "${m50[$k1]}" "${m50[$k0]}" 1 3 \
+	"nohz_full CPU $nz loop: median p50 grace-period latency with limit $LIMIT ($(ms ${m50[$k1]:-0}) ms) at most 1/3 of limit 0 ($(ms ${m50[$k0]:-0}) ms)"
+ratio_le "${m99[$k1]}" "${m99[$k0]}" 1 1 \
+	"nohz_full CPU $nz loop: median p99 with limit $LIMIT ($(ms ${m99[$k1]:-0}) ms) no worse than limit 0 ($(ms ${m99[$k0]:-0}) ms)"
 near_floor "$k1" "nohz_full CPU $nz loop"
 
 k0=$tick/0 k1=$tick/$LIMIT
 if [ $preemptible = 0 ]; then
 	# Non-preemptible RCU: the tick reports no quiescent state for a CPU
 	# in kernel code, so without the limit this CPU waits for urgent_qs.
-	ratio_le "${m99[$k1]}" "${m99[$k0]}" 1 3 \
-		"tick CPU $tick loop: median p99 with limit $LIMIT ($(ms ${m99[$k1]:-0}) ms) at most 1/3 of limit 0 ($(ms ${m99[$k0]:-0}) ms)"
+	ratio_le "${m50[$k1]}" "${m50[$k0]}" 1 3 \
+		"tick CPU $tick loop: median p50 with limit $LIMIT ($(ms ${m50[$k1]:-0}) ms) at most 1/3 of limit 0 ($(ms ${m50[$k0]:-0}) ms)"
 else
 	# Preemptible RCU: the tick already reports a quiescent state for a
 	# CPU outside a read-side critical section; the limit must not hurt.

@@ -73,11 +73,11 @@ setp() {
 
 # The largest valid jiffies_till_sched_qs: half of rcu_jiffies_till_stall_check(),
 # minus 1; that is the stall timeout, plus 5 s under CONFIG_PROVE_RCU
-# (RCU_STALL_DELAY_DELTA; the boot log says "RCU lockdep checking is enabled").
+# (RCU_STALL_DELAY_DELTA), which comes with lockdep and so /proc/lockdep.
 sched_qs_max() {
 	local t
 	t=$(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)
-	dmesg | grep -q 'RCU lockdep checking is enabled' && t=$((t + 5))
+	[ -e /proc/lockdep ] && t=$((t + 5))
 	echo $((t * HZ / 2 - 1))
 }
 
@@ -183,7 +183,6 @@ unit_prop() { systemctl show -P "$2" "$1" 2>/dev/null; }
 json_num() { sed -n 's/.*"'"$2"'":\([0-9]*\).*/\1/p' <<<"$1"; }
 
 # The benchmarks' helpers (bench-latency, bench-open1).
-PROFILES=/usr/lib/rcuqs/profiles
 
 # profile_values NAME: "param=value ..." that profile NAME sets in rcutree,
 # default's values first (every shipped profile includes default).
