@@ -28,6 +28,8 @@ image: kernel
 	$(MAKE) -C guest-image image
 
 demo: deps
+	@test -e $(BUILD)/stamp-build-none -a -e $(BUILD)/stamp-build-dynamic || \
+		echo "== demo: building the two patched test kernels first, about 10 minutes each on 2 cores (kbuild prints its progress)"
 	$(MAKE) -C kernel-patches kernel
 	$(MAKE) -C guest-image demo
 
