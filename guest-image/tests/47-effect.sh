@@ -57,7 +57,6 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	run floor cpu=$nz idle=1
 done
 
-ms() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
 declare -A m50 m99
 for key in "${!p50[@]}"; do
 	# shellcheck disable=SC2086

@@ -211,6 +211,20 @@ spread() {
 	printf '%s (%s-%s)' "$($fmt "$(median "${v[@]}")")" "$($fmt "$lo")" "$($fmt "$hi")"
 }
 
+# setp_values NAME "param=value ...": setp each, saying where the kernel
+# reads back something else (NAME labels the message).
+setp_values() {
+	local kv
+	for kv in $2; do
+		setp "${kv%%=*}" "${kv#*=}"
+		[ "$(param "${kv%%=*}")" = "${kv#*=}" ] ||
+			echo "!! $1: ${kv%%=*} reads $(param "${kv%%=*}"), not ${kv#*=}"
+	done
+}
+
+# ms US: microseconds as milliseconds with one decimal.
+ms() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
+
 # ratio A B: A/B to two decimals (B of 0 counts as 1).
 ratio() {
 	local b=$(($2 > 0 ? $2 : 1))
