@@ -85,20 +85,33 @@ int apply_undo(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 	return 0;
 }
 
-int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
+int changes_read(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 {
-	int r = 0, failed = -1;
-
 	for (size_t i = 0; i < n; i++) {
+		int r;
+
 		c[i].written = false;
 		c[i].now[0] = '\0';
+		if (c[i].have_old)
+			continue;
 		r = sysfs_read(ctx, c[i].t->sysfs, c[i].old, sizeof(c[i].old));
 		if (r < 0) {
 			errmsg("cannot read %s (/sys/%s): %s; nothing was changed",
 			       c[i].t->name, c[i].t->sysfs, errstr(r));
 			return r;
 		}
+		c[i].have_old = true;
 	}
+	return 0;
+}
+
+int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
+{
+	int r, failed = -1;
+
+	r = changes_read(ctx, c, n);
+	if (r < 0)
+		return r;
 	order_changes(c, n);
 
 	for (size_t i = 0; i < n; i++) {
@@ -136,6 +149,8 @@ void changes_print(const struct change *c, size_t n, FILE *out)
 			fprintf(out, "%s: %s (unchanged)", c[i].t->name, now);
 		else
 			fprintf(out, "%s: %s -> %s", c[i].t->name, c[i].old, now);
+		if (strcmp(c[i].old, now) != 0 && c[i].restore)
+			fprintf(out, " (restored: its value before rcuqs)");
 		if (strcmp(now, c[i].value) != 0)
 			fprintf(out, " (asked for %s; the kernel adjusted it)", c[i].value);
 		fputc('\n', out);
@@ -151,6 +166,7 @@ void changes_json(const struct change *c, size_t n, struct json *j)
 		json_str(j, "old", c[i].old);
 		json_str(j, "new", c[i].now[0] ? c[i].now : c[i].value);
 		json_str(j, "asked", c[i].value);
+		json_bool(j, "restored", c[i].restore);
 		json_close(j, '}');
 	}
 	json_close(j, ']');
@@ -197,4 +213,108 @@ bool adjusted_match(const struct rcuqs_ctx *ctx, const struct tunable *t, const 
 			return true;
 	}
 	return false;
+}
+
+/* A recorded value: what the kernel showed, a decimal or "auto". */
+static bool original_valid(const struct tunable *t, const char *v)
+{
+	size_t len = strlen(v);
+
+	if (t->type == TT_AUTO_ULONG && strcmp(v, "auto") == 0)
+		return true;
+	return len > 0 && len < 21 && strspn(v, "0123456789") == len;
+}
+
+int original_read(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX])
+{
+	char buf[4096], *line, *save = NULL;
+	unsigned lineno = 0;
+	ssize_t got;
+	int fd;
+
+	memset(orig, 0, N_TUNABLES * VALUE_MAX);
+	fd = open_trusted(ctx, ORIGINAL_FILE, "record");
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return -EINVAL;
+	got = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (got < 0 || got == (ssize_t)sizeof(buf) || memchr(buf, '\0', (size_t)got)) {
+		errmsg("%s: %s", ORIGINAL_FILE, got < 0 ? errstr(-errno) :
+		       got == (ssize_t)sizeof(buf) ? "too long" : "NUL byte in the file");
+		return -EINVAL;
+	}
+	buf[got] = '\0';
+	for (char *p = buf; p; p = save) {
+		const struct tunable *t;
+		char q[QUOTE_BUF], *eq;
+
+		line = p;
+		save = strchr(p, '\n');
+		if (save)
+			*save++ = '\0';
+		lineno++;
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		eq = strchr(line, '=');
+		if (eq)
+			*eq = '\0';
+		t = eq ? tunable_find(line) : NULL;
+		if (!t || !tunable_runtime(t) || strlen(eq + 1) >= VALUE_MAX ||
+		    !original_valid(t, eq + 1) || orig[t - tunables][0]) {
+			if (eq)
+				*eq = '=';
+			errmsg("%s:%u: invalid line '%s' (remove the file to forget the values)",
+			       ORIGINAL_FILE, lineno, quote(line, q));
+			return -EINVAL;
+		}
+		strcpy(orig[t - tunables], eq + 1);
+	}
+	return 0;
+}
+
+size_t changes_add_restores(struct change *c, size_t n, char orig[N_TUNABLES][VALUE_MAX])
+{
+	size_t n0 = n;
+
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		bool set = false;
+
+		if (!orig[i][0] || !tunable_runtime(&tunables[i]))
+			continue;
+		for (size_t k = 0; k < n0; k++)
+			set |= c[k].t == &tunables[i];
+		if (set)
+			continue;
+		memset(&c[n], 0, sizeof(c[n]));
+		c[n].t = &tunables[i];
+		c[n].value = orig[i];
+		c[n].restore = true;
+		n++;
+	}
+	return n;
+}
+
+int original_prepare(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX],
+		     const struct change *c, size_t n, struct pending_file *pf)
+{
+	char content[4096] = "# Written by rcuqs-ctl: each parameter's value before rcuqs first\n"
+			     "# changed it; set-profile and 'off' put them back. Do not edit.\n";
+	bool add = false;
+
+	memset(pf, 0, sizeof(*pf));
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		const char *v = orig[i];
+
+		for (size_t k = 0; k < n && !v[0]; k++)
+			if (c[k].t == &tunables[i] && original_valid(c[k].t, c[k].old)) {
+				v = c[k].old;
+				add = true;
+			}
+		if (v[0])
+			snprintf(content + strlen(content), sizeof(content) - strlen(content),
+				 "%s=%s\n", tunables[i].name, v);
+	}
+	return add ? pending_prepare(ctx, ORIGINAL_FILE, content, pf) : 0;
 }

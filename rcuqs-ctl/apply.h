@@ -10,6 +10,7 @@
 #include "profile.h"
 #include "rcuqs.h"
 #include "tunables.h"
+#include "util.h"
 
 struct change {
 	const struct tunable *t;
@@ -17,7 +18,16 @@ struct change {
 	char old[VALUE_MAX];	/* read before writing, restored on failure */
 	char now[VALUE_MAX];	/* read back after writing: what the kernel took */
 	bool written;
+	bool have_old;	/* old already read (changes_read()) */
+	bool restore;	/* value is the one before rcuqs's first write */
 };
+
+/*
+ * Read the current value of every change into old, so that it can be
+ * recorded before anything is written; message on failure. apply_changes()
+ * reads those not read yet itself.
+ */
+int changes_read(const struct rcuqs_ctx *ctx, struct change *c, size_t n);
 
 /*
  * Write every change, all or nothing: current values are read first, then
@@ -55,6 +65,31 @@ int adjusted_record(const struct rcuqs_ctx *ctx, const struct change *c, size_t 
 /* Whether the kernel, asked for want for t, was recorded storing got. */
 bool adjusted_match(const struct rcuqs_ctx *ctx, const struct tunable *t, const char *want,
 		    const char *got);
+
+/*
+ * The value each runtime parameter had before rcuqs first wrote it, so
+ * that switching profiles and 'off' can put back what a profile no longer
+ * sets: comment lines, then "NAME=VALUE" lines, in /etc/rcuqs (kept across
+ * reboots and package removal, gone with 'off' and purge).
+ */
+#define ORIGINAL_FILE "/etc/rcuqs/original"
+/*
+ * The record into orig[i] for tunables[i] ("" for none); a missing record
+ * is an empty one. -EINVAL (said why) for an unsafe or invalid record.
+ */
+int original_read(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX]);
+/*
+ * Append to c (room for N_TUNABLES) a change back to orig for every
+ * recorded runtime parameter that c does not set; returns the new count.
+ */
+size_t changes_add_restores(struct change *c, size_t n, char orig[N_TUNABLES][VALUE_MAX]);
+/*
+ * Prepare the record with the old value of every change to a parameter
+ * not recorded yet (changes_read() first). Nothing prepared (pf->prepared
+ * false) when there is nothing to add.
+ */
+int original_prepare(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX],
+		     const struct change *c, size_t n, struct pending_file *pf);
 
 /* The runtime settings of a profile as changes; returns how many. */
 size_t changes_from_profile(const struct profile *p, struct change c[N_TUNABLES]);

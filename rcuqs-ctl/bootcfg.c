@@ -13,28 +13,28 @@
 #include "bootcfg.h"
 #include "util.h"
 
-/* Whether setting i of p goes on the command line (all: even a default). */
-static bool in_boot_form(const struct profile *p, size_t i, bool all)
+/* Whether setting i of p goes on the command line: set, and not the kernel's default. */
+static bool in_boot_form(const struct profile *p, size_t i)
 {
 	const char *v = p->set[i].value;
 
-	return v[0] && (all || !(tunables[i].dflt && strcmp(v, tunables[i].dflt) == 0));
+	return v[0] && !(tunables[i].dflt && strcmp(v, tunables[i].dflt) == 0);
 }
 
-static char *profile_args(const struct profile *p, bool all)
+char *boot_args(const struct profile *p)
 {
 	size_t len = 1;
 	char *s;
 
 	for (size_t i = 0; i < N_TUNABLES; i++)
-		if (in_boot_form(p, i, all))
+		if (in_boot_form(p, i))
 			len += strlen(tunables[i].name) + strlen(p->set[i].value) + 2;
 	s = malloc(len);
 	if (!s)
 		return NULL;
 	s[0] = '\0';
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		if (!in_boot_form(p, i, all))
+		if (!in_boot_form(p, i))
 			continue;
 		if (s[0])
 			strcat(s, " ");
@@ -43,11 +43,6 @@ static char *profile_args(const struct profile *p, bool all)
 		strcat(s, p->set[i].value);
 	}
 	return s;
-}
-
-char *boot_args(const struct profile *p)
-{
-	return profile_args(p, false);
 }
 
 /* Next token of a kernel command line (double quotes group); NULL at end. */
@@ -154,42 +149,50 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
-/* Whether tok sets a parameter one of the tokens of list sets. */
-static bool has_key(const char *list, const char *tok, size_t tlen)
-{
-	const char *f, *s = list;
-	size_t flen;
-
-	while ((f = next_token(s, &flen))) {
-		if (same_key(f, flen, tok, tlen))
-			return true;
-		s = f + flen;
-	}
-	return false;
-}
-
-char *cmdline_merge(const char *old, const char *args, const char *keys, const char *prev)
+char *cmdline_merge(const char *old, const char *args, const char *prev)
 {
 	size_t cap = strlen(old) + strlen(args) + 4, tlen, n = 0;
 	const char *tok, *s = old, *copied = old, *rest, *open = NULL;
-	bool used[N_TUNABLES * 2] = { false };
+	bool used[N_TUNABLES * 2] = { false }, theirs[N_TUNABLES * 2] = { false };
 	char *out = malloc(cap);
 
 	if (!out)
 		return NULL;
+	/*
+	 * A key of args the administrator has a token for: ours cannot stay in
+	 * place (theirs may come after it), it goes to the end.
+	 */
+	while ((tok = next_token(s, &tlen)) && !(tlen == 2 && memcmp(tok, "--", 2) == 0)) {
+		const char *f;
+		size_t alen, idx = 0;
+
+		s = tok + tlen;
+		if (has_token(prev, tok, tlen))
+			continue;
+		for (const char *as = args; (f = next_token(as, &alen)); as = f + alen, idx++)
+			if (idx < N_TUNABLES * 2 && same_key(f, alen, tok, tlen))
+				theirs[idx] = true;
+	}
+	s = old;
 	while ((tok = next_token(s, &tlen)) && !(tlen == 2 && memcmp(tok, "--", 2) == 0)) {
 		const char *a = NULL, *f;
 		size_t alen = 0, idx = 0;
 
 		s = tok + tlen;
-		/* args sets this key: the first token takes the new value. */
+		/* Not ours: never touched (if it sets a key of args, ours come later and win). */
+		if (!has_token(prev, tok, tlen)) {
+			if (quotes_open(tok, tlen))	/* it takes the rest of the line */
+				open = tok;
+			continue;
+		}
+		/* Ours, and args sets its key: the first such token takes the new value. */
 		for (const char *as = args; (f = next_token(as, &alen)); as = f + alen, idx++) {
 			if (same_key(f, alen, tok, tlen)) {
 				a = f;
 				break;
 			}
 		}
-		if (a && idx < N_TUNABLES * 2 && !used[idx]) {
+		if (a && idx < N_TUNABLES * 2 && !used[idx] && !theirs[idx]) {
 			used[idx] = true;
 			memcpy(out + n, copied, (size_t)(tok - copied));
 			n += (size_t)(tok - copied);
@@ -198,11 +201,8 @@ char *cmdline_merge(const char *old, const char *args, const char *keys, const c
 			copied = s;
 			continue;
 		}
-		/*
-		 * A later duplicate, a parameter the profile sets to the kernel's
-		 * default, or what rcuqs wrote last time: removed.
-		 */
-		if (a || has_key(keys, tok, tlen) || has_token(prev, tok, tlen)) {
+		/* What rcuqs wrote last time and no longer writes there: removed. */
+		{
 			const char *from = tok;
 
 			while (from > copied && is_blank(from[-1]) && from[-1] != '\n')
@@ -213,11 +213,7 @@ char *cmdline_merge(const char *old, const char *args, const char *keys, const c
 			if (n == 0)	/* first on the line: its blanks after go */
 				while (*copied == ' ' || *copied == '\t')
 					copied++;
-			continue;
 		}
-		/* A quote that never closes takes the rest of the line with it. */
-		if (quotes_open(tok, tlen))
-			open = tok;
 	}
 	/*
 	 * The rest of the parameters, after the last one before "--", or
@@ -271,11 +267,50 @@ static char *previous_args(const struct rcuqs_ctx *ctx)
 	return buf;
 }
 
+/*
+ * Prepare /etc/kernel/cmdline with args merged in (see cmdline_merge()),
+ * when the file exists (*have tells) and the merge changes it.
+ */
+static int kcmdline_prepare(const struct rcuqs_ctx *ctx, const char *args,
+			    struct pending_file *kcmd, bool *have)
+{
+	char *old = malloc(CMDLINE_MAX), *prev = previous_args(ctx), *content = NULL;
+	int r;
+
+	*have = false;
+	if (!old || !prev) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = read_file(ctx, KERNEL_CMDLINE, old, CMDLINE_MAX, NULL);
+	if (r == -ENOENT) {
+		r = 0;	/* no kernel-install here */
+	} else if (r < 0) {
+		errmsg("cannot read %s: %s", KERNEL_CMDLINE, errstr(r));
+	} else if (memchr(old, '\0', (size_t)r)) {
+		errmsg("cannot read %s: NUL byte in the file", KERNEL_CMDLINE);
+		r = -EINVAL;
+	} else {
+		*have = true;
+		content = cmdline_merge(old, args, prev);
+		if (!content)
+			r = -ENOMEM;
+		else if (strcmp(content, old) == 0)
+			r = 0;	/* nothing of ours there: leave it alone */
+		else if ((r = pending_prepare(ctx, KERNEL_CMDLINE, content, kcmd)) < 0)
+			errmsg("cannot write %s: %s", KERNEL_CMDLINE, errstr(r));
+	}
+out:
+	free(content);
+	free(prev);
+	free(old);
+	return r;
+}
+
 int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 		    struct pending_file *grub, struct pending_file *kcmd, bool *have_kcmdline)
 {
-	char *args = boot_args(p), *keys = profile_args(p, true), *content = NULL;
-	char *old = NULL, *prev = NULL;
+	char *args = boot_args(p), *content = NULL;
 	const char *fmt =
 		"# Written by rcuqs-ctl set-profile %s; do not edit, run that command.\n"
 		"# Takes effect after update-grub and a reboot.\n"
@@ -285,41 +320,14 @@ int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 	memset(grub, 0, sizeof(*grub));
 	memset(kcmd, 0, sizeof(*kcmd));
 	*have_kcmdline = false;
-	if (!args || !keys) {
-		r = -ENOMEM;
-		goto out;
-	}
-	old = malloc(CMDLINE_MAX);
-	prev = previous_args(ctx);
-	if (!old || !prev) {
+	if (!args) {
 		r = -ENOMEM;
 		goto out;
 	}
 	/* /etc/kernel/cmdline first: the merge needs the drop-in as it was. */
-	r = read_file(ctx, KERNEL_CMDLINE, old, CMDLINE_MAX, NULL);
-	if (r == -ENOENT) {
-		r = 0;	/* no kernel-install here */
-	} else if (r < 0) {
-		errmsg("cannot read %s: %s", KERNEL_CMDLINE, errstr(r));
+	r = kcmdline_prepare(ctx, args, kcmd, have_kcmdline);
+	if (r < 0)
 		goto out;
-	} else if (memchr(old, '\0', (size_t)r)) {
-		errmsg("cannot read %s: NUL byte in the file", KERNEL_CMDLINE);
-		r = -EINVAL;
-		goto out;
-	} else {
-		*have_kcmdline = true;
-		content = cmdline_merge(old, args, keys, prev);
-		if (!content) {
-			r = -ENOMEM;
-			goto out;
-		}
-		r = pending_prepare(ctx, KERNEL_CMDLINE, content, kcmd);
-		if (r < 0) {
-			errmsg("cannot write %s: %s", KERNEL_CMDLINE, errstr(r));
-			goto out;
-		}
-		free(content);
-	}
 	if (asprintf(&content, fmt, p->name, args[0] ? " " : "", args) < 0) {
 		r = -ENOMEM;
 		content = NULL;
@@ -335,11 +343,26 @@ int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 fail:
 	pending_abort(kcmd);
 out:
-	free(prev);
-	free(old);
 	free(content);
-	free(keys);
 	free(args);
+	return r;
+}
+
+int bootcfg_prepare_off(const struct rcuqs_ctx *ctx, struct pending_file *grub,
+			struct pending_file *kcmd, bool *have_kcmdline)
+{
+	int r;
+
+	memset(grub, 0, sizeof(*grub));
+	memset(kcmd, 0, sizeof(*kcmd));
+	r = kcmdline_prepare(ctx, "", kcmd, have_kcmdline);
+	if (r < 0)
+		return r;
+	r = pending_prepare(ctx, GRUB_DROPIN, NULL, grub);
+	if (r < 0) {
+		errmsg("cannot remove %s: %s", GRUB_DROPIN, errstr(r));
+		pending_abort(kcmd);
+	}
 	return r;
 }
 

@@ -32,15 +32,15 @@ int proc_cmdline(const struct rcuqs_ctx *ctx, char **out);
 /*
  * old (the content of /etc/kernel/cmdline) with args merged in, keeping
  * every byte rcuqs does not own. rcuqs owns, before the first "--" (what
- * follows goes to init and is kept as is), the tokens of a parameter keys
- * names (every one the profile sets, args those of them that go on the
- * command line) and the tokens byte for byte in prev (what it wrote last
- * time). The first token of a parameter of args takes the new value in
- * place; other owned tokens go with the blanks before them; parameters not
- * yet there are inserted after the last token before "--". malloc'd; NULL
- * without memory.
+ * follows goes to init and is kept as is), only the tokens byte for byte
+ * in prev (what it wrote last time): the first of them that sets a key of
+ * args takes the new value in place, the others go with the blanks before
+ * them. The administrator's own tokens stay even for a key args sets: the
+ * parameters of args not placed yet go after the last token before "--",
+ * so that theirs is the last value and the one the kernel takes. malloc'd;
+ * NULL without memory.
  */
-char *cmdline_merge(const char *old, const char *args, const char *keys, const char *prev);
+char *cmdline_merge(const char *old, const char *args, const char *prev);
 
 /*
  * Prepare the boot form of profile p: the GRUB drop-in, and
@@ -49,6 +49,13 @@ char *cmdline_merge(const char *old, const char *args, const char *keys, const c
  */
 int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 		    struct pending_file *grub, struct pending_file *kcmd, bool *have_kcmdline);
+
+/*
+ * Prepare the boot form's removal ('off'): the GRUB drop-in goes, and
+ * rcuqs's own tokens leave /etc/kernel/cmdline (every other byte stays).
+ */
+int bootcfg_prepare_off(const struct rcuqs_ctx *ctx, struct pending_file *grub,
+			struct pending_file *kcmd, bool *have_kcmdline);
 
 /* The recorded active profile name; -ENOENT when none is recorded. */
 int active_read(const struct rcuqs_ctx *ctx, char *name, size_t len);

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "lock.h"
 #include "profile.h"
+#include "sysfs.h"
 #include "util.h"
 
 /* Root, kernel support and the lock, in that order; returns the lock fd. */
@@ -65,6 +66,35 @@ static int commit_files(const struct rcuqs_ctx *ctx, struct pending_file **pf, s
 	else
 		errmsg("rollback failed: the system was left partly changed");
 	return r;
+}
+
+/*
+ * Before the first write of a parameter, record the value it had (see
+ * ORIGINAL_FILE): read the current values, then commit the record. Undone
+ * by forget_originals() when the writes fail.
+ */
+static int record_originals(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX],
+			    struct change *c, size_t n, struct pending_file *pf)
+{
+	int r;
+
+	memset(pf, 0, sizeof(*pf));
+	if ((r = changes_read(ctx, c, n)) < 0)
+		return r;
+	r = original_prepare(ctx, orig, c, n, pf);
+	if (r == 0 && (r = pending_commit(pf)) < 0)
+		pending_abort(pf);
+	if (r < 0)
+		errmsg("cannot write %s: %s; nothing was changed", ORIGINAL_FILE, errstr(r));
+	return r;
+}
+
+static void forget_originals(struct pending_file *pf)
+{
+	int r = pending_revert(pf);
+
+	if (r < 0)
+		errmsg("warning: cannot restore %s: %s", ORIGINAL_FILE, errstr(r));
 }
 
 /* Only verify needs the record: a failure to write it is a warning. */
@@ -149,7 +179,8 @@ static void report_changes(const struct rcuqs_ctx *ctx, const char *profile,
 
 static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
-	struct pending_file grub, kcmd, active;
+	struct pending_file grub, kcmd, active, origf;
+	char orig[N_TUNABLES][VALUE_MAX];
 	struct change c[N_TUNABLES];
 	bool have_kcmdline;
 	struct profile p;
@@ -159,6 +190,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 
 	memset(&p, 0, sizeof(p));
 	memset(&active, 0, sizeof(active));
+	memset(&origf, 0, sizeof(origf));
 	if ((r = cmd_args(&argc, argv, 1, 1)) < 0)
 		return usage_error();
 	if (profile_name_check(argv[1]) < 0)
@@ -183,8 +215,16 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 		errmsg("cannot write %s: %s", ACTIVE_FILE, errstr(r));
 		goto abort;
 	}
-	/* ...then the kernel, all or nothing... */
+	/*
+	 * ...then the kernel, all or nothing, with every parameter an earlier
+	 * profile or 'set' changed and this one does not set put back...
+	 */
+	if ((r = original_read(ctx, orig)) < 0)
+		goto abort;
 	n = changes_from_profile(&p, c);
+	n = changes_add_restores(c, n, orig);
+	if ((r = record_originals(ctx, orig, c, n, &origf)) < 0)
+		goto abort;
 	r = apply_changes(ctx, c, n);
 	if (r < 0)
 		goto abort;
@@ -192,10 +232,12 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = commit_files(ctx, (struct pending_file *[]){ &active, &grub, &kcmd }, 3, c, n);
 	if (r < 0)
 		goto abort;
+	pending_done(&origf);
 	record_adjusted(ctx, c, n);
 	report_set_profile(ctx, &p, c, n, have_kcmdline);
 	goto out;
 abort:
+	forget_originals(&origf);
 	pending_abort(&active);
 	pending_abort(&grub);
 	pending_abort(&kcmd);
@@ -208,6 +250,7 @@ out:
 
 static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
+	char orig[N_TUNABLES][VALUE_MAX];
 	struct change c[N_TUNABLES];
 	char name[80];
 	struct profile p;
@@ -229,7 +272,11 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = profile_load(ctx, name, &p);
 	if (r < 0)
 		goto out;
+	/* At boot: what set-profile left, restores included; nothing recorded. */
+	if ((r = original_read(ctx, orig)) < 0)
+		goto out;
 	n = changes_from_profile(&p, c);
+	n = changes_add_restores(c, n, orig);
 	r = apply_changes(ctx, c, n);
 	if (r == 0) {
 		record_adjusted(ctx, c, n);
@@ -243,6 +290,8 @@ out:
 
 static int do_set(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
+	char orig[N_TUNABLES][VALUE_MAX];
+	struct pending_file origf;
 	struct change c[N_TUNABLES];
 	size_t n = 0;
 	int fd, r;
@@ -296,9 +345,136 @@ static int do_set(struct rcuqs_ctx *ctx, int argc, char **argv)
 	fd = prepare_write(ctx, "set");
 	if (fd < 0)
 		return exit_status(fd);
+	if ((r = original_read(ctx, orig)) < 0 ||
+	    (r = record_originals(ctx, orig, c, n, &origf)) < 0)
+		goto out;
 	r = apply_changes(ctx, c, n);
-	if (r == 0)
+	if (r == 0) {
+		pending_done(&origf);
 		report_changes(ctx, NULL, c, n);
+	} else {
+		forget_originals(&origf);
+	}
+out:
+	lock_release(fd);
+	return exit_status(r);
+}
+
+/* What off did (or, with nothing recorded, that there was nothing to do). */
+static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size_t n,
+		       const struct tunable *const *gone, size_t ngone,
+		       struct pending_file *const *pf, const bool *done, size_t npf)
+{
+	struct json j = { .f = stdout };
+	bool grub = false, any = n || ngone;
+
+	for (size_t i = 0; i < npf; i++)
+		any |= done[i];
+	if (ctx->json) {
+		json_open(&j, NULL, '{');
+		changes_json(c, n, &j);
+		json_open(&j, "not_in_kernel", '[');
+		for (size_t i = 0; i < ngone; i++)
+			json_str(&j, NULL, gone[i]->name);
+		json_close(&j, ']');
+		json_open(&j, "files", '[');
+	} else {
+		changes_print(c, n, stdout);
+		for (size_t i = 0; i < ngone; i++)
+			printf("%s: not in the running kernel, nothing to restore\n",
+			       gone[i]->name);
+	}
+	for (size_t i = 0; i < npf; i++) {
+		const char *path = pf[i]->path + strlen(ctx->root);
+
+		if (!done[i])
+			continue;
+		grub |= strcmp(path, GRUB_DROPIN) == 0 || strcmp(path, KERNEL_CMDLINE) == 0;
+		if (ctx->json)
+			json_str(&j, NULL, path);
+		else if (pf[i]->remove)
+			printf("removed %s\n", path);
+		else
+			printf("removed rcuqs's parameters from %s\n", path);
+	}
+	if (ctx->json) {
+		json_close(&j, ']');
+		json_bool(&j, "update_grub", grub);
+		json_close(&j, '}');
+		json_end(&j);
+	} else if (!any) {
+		printf("nothing to undo: rcuqs has no record of a change\n");
+	} else if (grub) {
+		printf("run 'update-grub' to update the boot configuration\n");
+	}
+}
+
+/*
+ * Undo everything rcuqs did: each recorded parameter back to its value
+ * before rcuqs, then the record, the active profile and the boot form go.
+ * Runs on any kernel: what it lacks is said and skipped.
+ */
+static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
+{
+	struct pending_file grub, kcmd, active, origf, adj;
+	struct pending_file *pf[] = { &active, &grub, &kcmd, &origf, &adj };
+	const char *const gone_abs[] = { ACTIVE_FILE, ORIGINAL_FILE, ADJUSTED_FILE };
+	struct pending_file *gone_pf[] = { &active, &origf, &adj };
+	const struct tunable *gone[N_TUNABLES];
+	char orig[N_TUNABLES][VALUE_MAX];
+	struct change c[N_TUNABLES];
+	bool have_kcmdline, done[5];
+	size_t n = 0, ngone = 0;
+	int fd, r;
+
+	for (size_t i = 0; i < 5; i++)
+		memset(pf[i], 0, sizeof(*pf[i]));
+	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
+		return usage_error();
+	if ((r = require_root("off")) < 0)
+		return exit_status(r);
+	fd = lock_take(ctx);	/* no rcuqs kernel needed: stock ones have some too */
+	if (fd < 0)
+		return exit_status(fd);
+	if ((r = original_read(ctx, orig)) < 0)
+		goto out;
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		if (!orig[i][0])
+			continue;
+		if (!sysfs_exists(ctx, tunables[i].sysfs)) {
+			gone[ngone++] = &tunables[i];
+			continue;
+		}
+		memset(&c[n], 0, sizeof(c[n]));
+		c[n].t = &tunables[i];
+		c[n].value = orig[i];
+		c[n].restore = true;
+		n++;
+	}
+	if ((r = bootcfg_prepare_off(ctx, &grub, &kcmd, &have_kcmdline)) < 0)
+		goto out;
+	for (size_t i = 0; i < 3; i++) {
+		r = pending_prepare(ctx, gone_abs[i], NULL, gone_pf[i]);
+		if (r < 0) {
+			errmsg("cannot remove %s: %s", gone_abs[i], errstr(r));
+			goto abort;
+		}
+	}
+	for (size_t i = 0; i < 5; i++)
+		done[i] = pf[i]->prepared;
+	r = apply_changes(ctx, c, n);
+	if (r < 0)
+		goto abort;
+	r = commit_files(ctx, pf, 5, c, n);
+	if (r < 0)
+		goto abort;
+	record_adjusted(ctx, c, n);
+	report_off(ctx, c, n, gone, ngone, pf, done, 5);
+	goto out;
+abort:
+	for (size_t i = 0; i < 5; i++)
+		pending_abort(pf[i]);
+out:
 	lock_release(fd);
 	return exit_status(r);
 }
@@ -312,4 +488,8 @@ const struct command cmd_apply = {
 };
 const struct command cmd_set = {
 	"set", do_set, "PARAM=VALUE...", "ad-hoc runtime change, all or nothing",
+};
+const struct command cmd_off = {
+	"off", do_off, "",
+	"undo rcuqs: restore every parameter, remove the record and boot form",
 };

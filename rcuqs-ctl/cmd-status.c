@@ -34,10 +34,25 @@ static bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmd
 	return cmdline && cmdline_value(cmdline, t->name, val, len);
 }
 
+/*
+ * What tunable i should be: the profile's value, or for a runtime
+ * parameter it does not set that rcuqs changed before, the value it had
+ * then (set-profile put it back). NULL when rcuqs does not manage it.
+ */
+static const char *expected_value(const struct profile *p, char orig[N_TUNABLES][VALUE_MAX],
+				  size_t i)
+{
+	if (p && p->set[i].value[0])
+		return p->set[i].value;
+	if (orig[i][0] && tunable_runtime(&tunables[i]))
+		return orig[i];
+	return NULL;
+}
+
 static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	bool support = sysfs_exists(ctx, RCUQS_MARKER);
-	char active[80] = "", in_force[VALUE_MAX];
+	char active[80] = "", in_force[VALUE_MAX], orig[N_TUNABLES][VALUE_MAX];
 	struct json j = { .f = stdout };
 	struct profile p;
 	char *cmdline = NULL;
@@ -61,6 +76,8 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		errmsg("cannot read %s: %s", ACTIVE_FILE, errstr(r));
 		last = active_err = r;
 	}
+	if ((r = original_read(ctx, orig)) < 0)
+		last = r;	/* said why; shown without the values it holds */
 	proc_cmdline(ctx, &cmdline);	/* without it boot-only values show as unset */
 	have_in_force = sysfs_read(ctx, "module/rcutree/parameters/jiffies_to_sched_qs",
 				   in_force, sizeof(in_force)) >= 0;
@@ -77,11 +94,15 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		char val[VALUE_MAX];
+		char val[VALUE_MAX], shown[VALUE_MAX + 16] = "";
 		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
-		const char *want = have_profile && p.set[i].value[0] ? p.set[i].value : NULL;
+		const char *want = expected_value(have_profile ? &p : NULL, orig, i);
 		bool drift = want && (!have || (strcmp(val, want) != 0 &&
 						 !adjusted_match(ctx, &tunables[i], want, val)));
+		bool restored = want && !(have_profile && p.set[i].value[0]);
+
+		if (restored)	/* a recorded value: shorter than VALUE_MAX */
+			snprintf(shown, sizeof(shown), "%.*s (original)", VALUE_MAX - 1, want);
 
 		ndrift += drift;
 		if (ctx->json) {
@@ -89,7 +110,8 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 			json_str(&j, "name", tunables[i].name);
 			json_bool(&j, "runtime", tunable_runtime(&tunables[i]));
 			json_str(&j, "running", have ? val : NULL);
-			json_str(&j, "profile", want);
+			json_str(&j, "profile", restored ? NULL : want);
+			json_str(&j, "original", orig[i][0] ? orig[i] : NULL);
 			json_bool(&j, "drift", drift);
 			json_close(&j, '}');
 		} else {
@@ -97,7 +119,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 				  tunable_runtime(&tunables[i]) ? "runtime" : "boot",
 				  have ? val : (tunable_runtime(&tunables[i]) ? "(missing)" :
 						"(unset)"),
-				  want, drift ? "*" : "");
+				  restored ? shown : want, drift ? "*" : "");
 		}
 	}
 	if (ctx->json) {
@@ -158,8 +180,8 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 
 static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
+	char active[80], *cmdline = NULL, orig[N_TUNABLES][VALUE_MAX];
 	struct json j = { .f = stdout };
-	char active[80], *cmdline = NULL;
 	struct profile p;
 	size_t ndiff = 0;
 	int r;
@@ -184,6 +206,8 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return EXIT_DRIFT;
 	}
 	r = profile_load(ctx, active, &p);
+	if (r == 0)
+		r = original_read(ctx, orig);
 	if (r < 0) {
 		profile_free(&p);
 		return exit_status(r);
@@ -201,11 +225,11 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		const struct tunable *t = &tunables[i];
-		const char *want = p.set[i].value;
+		const char *want = expected_value(&p, orig, i);
 		char val[VALUE_MAX];
 		bool have;
 
-		if (!want[0])
+		if (!want)
 			continue;
 		have = running_value(ctx, i, cmdline, val, sizeof(val));
 		/* What the kernel stored for it on set-profile is a match too. */
@@ -218,7 +242,12 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 			json_str(&j, "expected", want);
 			json_str(&j, "actual", have ? val : NULL);
 			json_str(&j, "source", tunable_runtime(t) ? "sysfs" : "cmdline");
+			json_str(&j, "expected_from", p.set[i].value[0] ? "profile" : "original");
 			json_close(&j, '}');
+		} else if (!p.set[i].value[0]) {
+			printf("%s: running %s, profile '%s' does not set it: rcuqs put back %s, "
+			       "its value before rcuqs\n", t->name, have ? val : "(missing)", active,
+			       want);
 		} else if (tunable_runtime(t)) {
 			printf("%s: running %s, profile '%s' wants %s\n", t->name,
 			       have ? val : "(missing)", active, want);

@@ -77,96 +77,6 @@ int profile_locate(const struct rcuqs_ctx *ctx, const char *name,
 	return 0;
 }
 
-/* Like sudo with sudoers: root-owned, not writable by group or others. */
-static int check_safe(const char *file, const struct stat *st, const char *what)
-{
-	if (st->st_uid != 0) {
-		errmsg("%s: unsafe profile %s: owned by uid %u, not root", file, what,
-		       (unsigned)st->st_uid);
-		return -EINVAL;
-	}
-	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		errmsg("%s: unsafe profile %s: mode %04o is %s-writable", file, what,
-		       (unsigned)(st->st_mode & 07777),
-		       st->st_mode & S_IWOTH ? "world" : "group");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Check what fd (named shown) refers to, as check_safe(); closes fd on error. */
-static int check_fd(int fd, const char *shown, const char *what, bool dir)
-{
-	struct stat st;
-	int r;
-
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		errmsg("%s: %s", shown, errstr(r));
-	} else if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
-		errmsg("%s: unsafe profile %s: not a %s", shown, what,
-		       dir ? "directory" : "regular file");
-		r = -EINVAL;
-	} else {
-		r = check_safe(shown, &st, what);
-	}
-	if (r < 0)
-		close(fd);
-	return r;
-}
-
-/*
- * Open root-relative profile file rel, trusting nothing: walk down from the
- * root with openat(), refusing symbolic links, and check that the root,
- * every directory below it and the file itself are root-owned and not
- * writable by group or others (sshd's StrictModes, sudo). What is checked
- * is what is read. A FIFO or device is refused without blocking.
- */
-static int open_trusted(const struct rcuqs_ctx *ctx, const char *rel)
-{
-	char shown[PATH_MAX], *comp, *slash;
-	int dfd, fd, r;
-
-	dfd = open(ctx->root[0] ? ctx->root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		r = -errno;
-		errmsg("/: %s", errstr(r));
-		return r;
-	}
-	if ((r = check_fd(dfd, "/", "directory", true)) < 0)
-		return r;
-	strcpy(shown, rel);	/* "/etc/rcuqs/profiles/NAME.profile" */
-	comp = shown + 1;
-	for (;;) {
-		bool last;
-
-		slash = strchr(comp, '/');
-		last = !slash;
-		if (slash)
-			*slash = '\0';
-		fd = openat(dfd, comp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
-			    O_NOCTTY | (last ? 0 : O_DIRECTORY));
-		close(dfd);
-		if (fd < 0) {
-			r = -errno;
-			if (r == -ELOOP || (r == -ENOTDIR && !last))
-				errmsg("%s: unsafe profile %s: a symbolic link (only a link to "
-				       "/dev/null, a mask, is allowed)", shown,
-				       last ? "file" : "directory");
-			else
-				errmsg("%s: %s", shown, errstr(r == -ENXIO ? -E_NOTREG : r));
-			return r == -ELOOP || r == -ENOTDIR || r == -ENXIO ? -EINVAL : r;
-		}
-		if ((r = check_fd(fd, shown, last ? "file" : "directory", !last)) < 0)
-			return r;
-		if (last)
-			return fd;
-		*slash = '/';
-		comp = slash + 1;
-		dfd = fd;
-	}
-}
-
 static char *trim(char *s)
 {
 	char *end;
@@ -362,7 +272,9 @@ static int load_one(const struct rcuqs_ctx *ctx, const char *name, bool shipped,
 		break;
 	}
 
-	fd = open_trusted(ctx, rel);
+	fd = open_trusted(ctx, rel, "profile");
+	if (fd == -ENOENT)
+		errmsg("%s: %s", rel, errstr(fd));
 	if (fd < 0)
 		return fd;
 	f = fdopen(fd, "r");

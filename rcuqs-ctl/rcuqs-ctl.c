@@ -21,7 +21,7 @@
 
 static const struct command *const commands[] = {
 	&cmd_list, &cmd_show, &cmd_status, &cmd_set_profile, &cmd_apply,
-	&cmd_verify, &cmd_set, &cmd_boot_args, &cmd_params,
+	&cmd_verify, &cmd_set, &cmd_off, &cmd_boot_args, &cmd_params,
 };
 
 static void usage(void)

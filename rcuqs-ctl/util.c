@@ -101,6 +101,91 @@ int open_regular(const struct rcuqs_ctx *ctx, const char *abs, int flags, struct
 	return fd;
 }
 
+/* Like sudo with sudoers: root-owned, not writable by group or others. */
+static int check_safe(const char *file, const struct stat *st, const char *kind,
+		      const char *what)
+{
+	if (st->st_uid != 0) {
+		errmsg("%s: unsafe %s %s: owned by uid %u, not root", file, kind, what,
+		       (unsigned)st->st_uid);
+		return -EINVAL;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		errmsg("%s: unsafe %s %s: mode %04o is %s-writable", file, kind, what,
+		       (unsigned)(st->st_mode & 07777),
+		       st->st_mode & S_IWOTH ? "world" : "group");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Check what fd (named shown) refers to, as check_safe(); closes fd on error. */
+static int check_fd(int fd, const char *shown, const char *kind, const char *what, bool dir)
+{
+	struct stat st;
+	int r;
+
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		errmsg("%s: %s", shown, errstr(r));
+	} else if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
+		errmsg("%s: unsafe %s %s: not a %s", shown, kind, what,
+		       dir ? "directory" : "regular file");
+		r = -EINVAL;
+	} else {
+		r = check_safe(shown, &st, kind, what);
+	}
+	if (r < 0)
+		close(fd);
+	return r;
+}
+
+int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
+{
+	char shown[PATH_MAX], *comp, *slash;
+	int dfd, fd, r;
+
+	dfd = open(ctx->root[0] ? ctx->root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		r = -errno;
+		errmsg("/: %s", errstr(r));
+		return r;
+	}
+	if ((r = check_fd(dfd, "/", kind, "directory", true)) < 0)
+		return r;
+	strcpy(shown, rel);	/* "/etc/rcuqs/profiles/NAME.profile" */
+	comp = shown + 1;
+	for (;;) {
+		bool last;
+
+		slash = strchr(comp, '/');
+		last = !slash;
+		if (slash)
+			*slash = '\0';
+		fd = openat(dfd, comp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
+			    O_NOCTTY | (last ? 0 : O_DIRECTORY));
+		close(dfd);
+		if (fd < 0) {
+			r = -errno;
+			if (r == -ELOOP || (r == -ENOTDIR && !last))
+				errmsg("%s: unsafe %s %s: a symbolic link%s", shown, kind,
+				       last ? "file" : "directory",
+				       strcmp(kind, "profile") == 0 ?
+				       " (only a link to /dev/null, a mask, is allowed)" : "");
+			else if (r != -ENOENT)	/* the caller knows what absent means */
+				errmsg("%s: %s", shown, errstr(r == -ENXIO ? -E_NOTREG : r));
+			return r == -ELOOP || r == -ENOTDIR || r == -ENXIO ? -EINVAL : r;
+		}
+		if ((r = check_fd(fd, shown, kind, last ? "file" : "directory", !last)) < 0)
+			return r;
+		if (last)
+			return fd;
+		*slash = '/';
+		comp = slash + 1;
+		dfd = fd;
+	}
+}
+
 int read_file(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len,
 	      struct stat *st)
 {
@@ -268,6 +353,10 @@ int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *co
 	r = check_target(pf, &st);
 	if (r < 0)
 		return r;
+	if (!content) {
+		pf->remove = pf->prepared = pf->existed;
+		return 0;
+	}
 	r = make_parents(pf);
 	if (r < 0)
 		goto fail;
@@ -321,7 +410,7 @@ int pending_commit(struct pending_file *pf)
 		if (link(pf->path, pf->old) < 0)
 			return -errno;
 	}
-	if (rename(pf->tmp, pf->path) < 0) {
+	if (pf->remove ? unlink(pf->path) < 0 : rename(pf->tmp, pf->path) < 0) {
 		int r = -errno;
 
 		if (pf->existed)
@@ -362,7 +451,7 @@ void pending_abort(struct pending_file *pf)
 {
 	if (pf->committed)
 		return;	/* pending_revert() or pending_done() */
-	if (pf->prepared)
+	if (pf->prepared && !pf->remove)
 		unlink(pf->tmp);
 	pf->prepared = false;
 	while (pf->nmade > 0)

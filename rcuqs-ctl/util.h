@@ -37,6 +37,16 @@ int root_path(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t le
  */
 int open_regular(const struct rcuqs_ctx *ctx, const char *abs, int flags, struct stat *st);
 /*
+ * Open root-relative file rel for reading, trusting nothing: walk down
+ * from the root with openat(), refusing symbolic links, and check that the
+ * root, every directory below it and the file itself are root-owned and
+ * not writable by group or others (sshd's StrictModes, sudo). What is
+ * checked is what is read. A FIFO or device is refused without blocking.
+ * kind ("profile", "record") names the file in messages. fd, or -EINVAL
+ * (said why), -ENOENT (not said) or another -errno (said).
+ */
+int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind);
+/*
  * A whole small file, byte for byte, into buf (NUL-terminated; the length
  * returned counts any NUL inside), through open_regular(). Length or
  * -errno: -EFBIG when it does not fit. buf is "" on error.
@@ -61,7 +71,9 @@ bool valid_name(const char *name);
  * missing parent directories created), then committed (renamed, the old
  * file kept aside under a hard link) or aborted (temporary and created
  * directories removed). A committed file can be reverted until
- * pending_done() drops the old copy.
+ * pending_done() drops the old copy. A NULL content prepares the file's
+ * removal instead (nothing prepared when it does not exist), committed by
+ * moving it aside the same way.
  */
 struct pending_file {
 	char path[PATH_MAX];	/* absolute, under the root */
@@ -69,7 +81,7 @@ struct pending_file {
 	char old[PATH_MAX];	/* the replaced file, until pending_done() */
 	char made[4][PATH_MAX];	/* directories we created, innermost last */
 	int nmade;
-	bool prepared, existed, committed;
+	bool prepared, existed, committed, remove;
 };
 int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *content,
 		    struct pending_file *pf);

@@ -12,6 +12,7 @@
 #   expected-exit    exit status of cmd (absent: 0)
 #   expected-files/  files that must exist under the root with this content
 #   expected-absent  paths (one a line) that must not exist under the root
+#                    (they may vanish)
 # Everything else under the root must be byte-for-byte what it was before
 # cmd ran (run/rcuqs.lock aside), so a failing command that changes
 # anything fails its test.
@@ -117,6 +118,8 @@ for c in $cases; do
 	(cd "$dir/before" && find . ! -name rcuqs.lock | sort) >"$dir/before.list"
 	(cd "$root" && find . ! -name rcuqs.lock | sort) >"$dir/after.list"
 	extra=$(cd "$here/$c" && [ -d expected-files ] && cd expected-files && find . -type f | sort)
+	# ...and so may the paths expected absent (checked above).
+	[ -f "$here/$c/expected-absent" ] && extra="$extra $(sed -n 's|^\(..*\)|./\1|p' "$here/$c/expected-absent")"
 	for f in $(sort -u "$dir/before.list" "$dir/after.list"); do
 		# Expected files, and the directories holding them, may change.
 		case " $(echo $extra) " in *" $f "* | *" $f/"*) continue ;; esac

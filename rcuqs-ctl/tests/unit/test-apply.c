@@ -202,8 +202,11 @@ static void test_set_profile_commit_fails(void **state)
 	setprofile_root();
 	unit_write("etc/rcuqs/active", 0644, "old\n");
 	unit_write("etc/default/grub.d/rcuqs.cfg", 0644, "# old drop-in\n");
-	/* Renames: active, the GRUB drop-in, then /etc/kernel/cmdline fails. */
-	unit_rename_fail = 3;
+	/*
+	 * Renames: the record of original values, active, the GRUB drop-in,
+	 * then /etc/kernel/cmdline fails.
+	 */
+	unit_rename_fail = 4;
 	capture_begin();
 	r = run_set_profile("t");
 	err = capture_end();
@@ -220,17 +223,21 @@ static void test_set_profile_commit_fails(void **state)
 	assert_null(unit_read("etc/default/grub.d/rcuqs.cfg.rcuqs-old"));
 	assert_null(unit_read("etc/kernel/cmdline.rcuqs-new"));
 
-	/* The first commit failing: files that did not exist stay absent. */
+	/*
+	 * A commit failing after new files were committed (the record of
+	 * original values, active): files that did not exist stay absent.
+	 */
 	snprintf(path, sizeof(path), "%s/etc/rcuqs/active", unit_root);
 	assert_int_equal(unlink(path), 0);
 	unit_faults_reset();
-	unit_rename_fail = 2;
+	unit_rename_fail = 3;
 	capture_begin();
 	r = run_set_profile("t");
 	err = capture_end();
 	assert_int_equal(r, EXIT_FAIL);
 	assert_contains(err, "cannot write /etc/default/grub.d/rcuqs.cfg: Input/output error");
 	assert_null(unit_read("etc/rcuqs/active"));
+	assert_null(unit_read("etc/rcuqs/original"));
 	assert_string_equal(unit_read(P "cond_resched_qs_limit"), "0");
 
 	/* And when nothing fails, the mode and owner of the file stay. */

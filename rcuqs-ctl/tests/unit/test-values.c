@@ -133,7 +133,10 @@ static void test_boot_form(void **state)
 			"\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX rcutree.cond_resched_qs_limit=256 rcu_nocbs=1-3\"\n");
 	assert_null(unit_read("etc/kernel/cmdline"));
 
-	/* With one: the profile's tokens replaced in place, every other byte kept. */
+	/*
+	 * With one: every byte of theirs kept, theirs for a key the profile sets
+	 * too (rcu_nocbs=0), the profile's tokens after them so that they win.
+	 */
 	unit_write("etc/kernel/cmdline", 0644,
 		   "root=/dev/sda1 rcu_nocbs=0 quiet rcutree.jiffies_till_sched_qs=5 x=\"a b\"\n");
 	assert_int_equal(bootcfg_prepare(&unit_ctx, &p, &grub, &kcmd, &have), 0);
@@ -149,33 +152,37 @@ static void test_boot_form(void **state)
 	assert_int_equal(pending_commit(&grub), 0);
 	assert_int_equal(pending_commit(&kcmd), 0);
 	assert_string_equal(unit_read("etc/kernel/cmdline"),
-			    "root=/dev/sda1 rcu_nocbs=1-3 quiet rcutree.jiffies_till_sched_qs=5 "
-			    "x=\"a b\" rcutree.cond_resched_qs_limit=256\n");
+			    "root=/dev/sda1 rcu_nocbs=0 quiet rcutree.jiffies_till_sched_qs=5 "
+			    "x=\"a b\" rcutree.cond_resched_qs_limit=256 rcu_nocbs=1-3\n");
 }
 
 /* cmdline_merge(): every byte rcuqs does not own stays (cases fuzzing found, too). */
 static void test_cmdline_merge(void **state)
 {
 	static const struct {
-		const char *old, *args, *keys, *prev, *want;
+		const char *old, *args, *prev, *want;
 	} cases[] = {
 		/* init's arguments after "--" stay; ours go before it */
-		{ "ro -- single x=1\n", "a.b=1", "a.b=1", "", "ro a.b=1 -- single x=1\n" },
-		{ "-- init=/bin/sh\n", "a.b=1", "a.b=1", "", "a.b=1 -- init=/bin/sh\n" },
-		/* spacing kept, first token replaced in place, duplicates go */
-		{ "x  a.b=5\ty a.b=6 z\n", "a.b=1", "a.b=1", "", "x  a.b=1\ty z\n" },
-		/* a key set to its default (in keys, not args) goes; prev's tokens go */
-		{ "a.b=5 c.d=2 e=1\n", "", "a.b=0", "c.d=2", "e=1\n" },
+		{ "ro -- single x=1\n", "a.b=1", "", "ro a.b=1 -- single x=1\n" },
+		{ "-- init=/bin/sh\n", "a.b=1", "", "a.b=1 -- init=/bin/sh\n" },
+		/* spacing kept; our token replaced in place, our duplicate goes */
+		{ "x  a.b=5\ty a.b=5 z\n", "a.b=1", "a.b=5", "x  a.b=1\ty z\n" },
+		/* the administrator's tokens stay, ours comes last and wins */
+		{ "x  a.b=7\ty\n", "a.b=1", "", "x  a.b=7\ty a.b=1\n" },
+		/* prev's tokens go, theirs for the same key stay ('off') */
+		{ "a.b=5 c.d=2 e=1 c.d=3\n", "", "c.d=2", "a.b=5 e=1 c.d=3\n" },
+		/* ours in place, but not when theirs for the key could follow (fuzzing) */
+		{ "a.b 1 a.b=x\n", "a.b=1", "a.b", "1 a.b=x a.b=1\n" },
 		/* a quote that never closes would swallow what follows it */
-		{ "root=/dev/vda foo=\"bar baz\n", "a.b=1", "a.b=1", "",
+		{ "root=/dev/vda foo=\"bar baz\n", "a.b=1", "",
 		  "root=/dev/vda a.b=1 foo=\"bar baz\n" },
-		{ "", "a.b=1", "a.b=1", "", "a.b=1\n" },
-		{ "", "", "", "", "" },
+		{ "", "a.b=1", "", "a.b=1\n" },
+		{ "", "", "", "" },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *got = cmdline_merge(cases[i].old, cases[i].args, cases[i].keys, cases[i].prev);
+		char *got = cmdline_merge(cases[i].old, cases[i].args, cases[i].prev);
 
 		assert_non_null(got);
 		assert_string_equal(got, cases[i].want);
