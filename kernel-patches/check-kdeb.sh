@@ -10,7 +10,8 @@
 #     (an administrator's own left alone)
 #   - SERIES_VERSION agrees with the cover letter's subject
 #   - when 'make kernel-deb' has left packages in $BUILD: their metadata
-#     (names, version, /boot/vmlinuz-<release> with rcuqs in it)
+#     (names, version, /boot/vmlinuz-<release> with rcuqs in it and its
+#     own version string, the series' symbols in System.map, headers)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -191,18 +192,29 @@ else
 	for f in "./boot/vmlinuz-$r" "./boot/config-$r" "./boot/System.map-$r"; do
 		grep -q " $f\$" "$scratch/img.list" || { echo "$img lacks $f" >>"$out"; rc=1; }
 	done
+	# The image's own version string, and the series' symbols.
+	mkdir -p "$scratch/img"
+	dpkg-deb --fsys-tarfile "$img" |
+		tar -C "$scratch/img" -x "./boot/vmlinuz-$r" "./boot/System.map-$r" 2>>"$out"
+	kv=$(file -b "$scratch/img/boot/vmlinuz-$r" 2>>"$out" | sed -n 's/.*, version \([^ ]*\) .*/\1/p')
+	echo "vmlinuz-$r says version $kv" >>"$out"
+	[ "$kv" = "$r" ] || rc=1
+	for sym in __param_jiffies_till_sched_qs __param_cond_resched_qs_limit rcu_qs_stat_show; do
+		grep -q " $sym\$" "$scratch/img/boot/System.map-$r" 2>/dev/null ||
+			{ echo "System.map-$r lacks $sym (the series)" >>"$out"; rc=1; }
+	done
 	hdr=$(ls -t "$BUILD/linux-headers-${r}_"*.deb 2>/dev/null | head -n1)
 	if [ -z "$hdr" ]; then
 		echo "no linux-headers-${r}_*.deb beside it" >>"$out"
 		rc=1
 	else
 		[ "$(dpkg-deb -f "$hdr" Package)" = "linux-headers-$r" ] || rc=1
-		dpkg-deb -c "$hdr" | grep -q " ./usr/src/linux-headers-$r/Makefile\$" ||
+		dpkg-deb -c "$hdr" | grep " ./usr/src/linux-headers-$r/Makefile\$" >/dev/null ||
 			{ echo "$hdr lacks /usr/src/linux-headers-$r/Makefile" >>"$out"; rc=1; }
 	fi
 	ls "$BUILD"/linux-libc-dev_*rcuqs*.deb >/dev/null 2>&1 &&
 		{ echo "a linux-libc-dev package was left in $BUILD" >>"$out"; rc=1; }
-	ok $rc "$(basename "$img"): $pkg $ver, /boot/vmlinuz-$r, headers beside it, no linux-libc-dev" "$out"
+	ok $rc "$(basename "$img"): $pkg $ver, /boot/vmlinuz-$r says $r, the series' symbols, headers beside it, no linux-libc-dev" "$out"
 fi
 
 rm -rf "$scratch"
