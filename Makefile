@@ -4,6 +4,11 @@
 #   make check     every test: tool, docs, units, patches, guest on both kernels
 #
 # Both install missing Debian packages first (scripts/install-deps.sh).
+#
+#   make kernel-deb [KCONFIG=/boot/config-$(uname -r)]
+#                  the patched kernel as linux-image/linux-headers packages
+#                  for a real machine (README: "The patched kernel on a
+#                  Debian machine"); not part of make check
 
 BUILD ?= $(CURDIR)/build
 RESULTS := $(BUILD)/results
@@ -11,7 +16,7 @@ export BUILD RESULTS
 
 SUBDIRS := rcuqs-ctl man systemd-units
 
-.PHONY: all deps tool kernel image demo bench check check-lockdep install clean distclean
+.PHONY: all deps tool kernel kernel-deb image demo bench check check-lockdep install clean distclean
 
 all: tool
 
@@ -23,6 +28,14 @@ tool: deps
 
 kernel: deps
 	$(MAKE) -C kernel-patches kernel
+
+# KCONFIG is made absolute here: kernel-patches/ runs in its own folder. A
+# bad KCONFIG is refused before any package is installed.
+KDEB_ARGS = $(if $(strip $(KCONFIG)),KCONFIG=$(abspath $(KCONFIG)))
+kernel-deb:
+	@$(MAKE) -s -C kernel-patches kernel-deb-args $(KDEB_ARGS)
+	@./scripts/install-deps.sh kernel-deb
+	$(MAKE) -C kernel-patches kernel-deb $(KDEB_ARGS)
 
 image: kernel
 	$(MAKE) -C guest-image image

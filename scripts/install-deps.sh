@@ -4,11 +4,28 @@
 # replace the host's own initramfs generator. We only build a guest image.
 # clang and libclang-rt-14-dev (its libFuzzer and sanitizer runtimes, only
 # recommended by clang) build the fuzz harnesses that 'make check' runs.
+#
+# install-deps.sh kernel-deb: only what 'make kernel-deb' needs, for an
+# administrator's machine (no QEMU, dracut or clang): the kernel build's
+# tools, patch for the series, and for the kernel's bindeb-pkg:
+# build-essential (dpkg-buildpackage checks it as an implicit build
+# dependency; brings dpkg-dev), rsync (in the generated Build-Depends),
+# fakeroot (bindeb-pkg's default KBUILD_PKG_ROOTCMD), lsb-release (the
+# changelog's distribution, bookworm) and dwarves (pahole: Debian's
+# configuration has CONFIG_DEBUG_INFO_BTF).
 set -eu
 
 PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
 libcmocka-dev mandoc git clang libclang-rt-14-dev"
+KDEB_PKGS="linux-source-6.1 build-essential dpkg-dev make gcc bc bison flex
+libelf-dev libssl-dev kmod cpio xz-utils perl patch rsync fakeroot lsb-release
+dwarves"
+case ${1:-} in
+'') ;;
+kernel-deb) PKGS=$KDEB_PKGS ;;
+*) echo "install-deps: unknown set '$1' (kernel-deb, or none)" >&2; exit 2 ;;
+esac
 
 missing=""
 for p in $PKGS; do
