@@ -57,11 +57,11 @@ bool valid_name(const char *name);
 /*
  * A file replaced atomically: prepared (the target checked: absent or a
  * regular file, no link, not immutable; the content written to a temporary
- * name beside it with the target's mode and owner, 0644 root for a new one;
- * missing parent directories created), then committed (renamed, the old
- * file kept aside under a hard link) or aborted (temporary and created
- * directories removed). A committed file can be reverted until
- * pending_done() drops the old copy.
+ * name beside it with the target's mode and owner, 0644 and the caller's
+ * for a new one; missing parent directories created), then committed
+ * (renamed, the old file kept aside under a hard link) or aborted
+ * (temporary and created directories removed). A committed file can be
+ * reverted until pending_done() drops the old copy.
  */
 struct pending_file {
 	char path[PATH_MAX];	/* absolute, under the root */
