@@ -4,11 +4,14 @@
 # replace the host's own initramfs generator. We only build a guest image.
 # clang and libclang-rt-14-dev (its libFuzzer and sanitizer runtimes, only
 # recommended by clang) build the fuzz harnesses that 'make check' runs.
+# python3 runs tuned's profile loader on rcuqs-ctl's tuned export; tuned
+# itself is not installed (its daemon would tune this machine): the check
+# downloads its .deb and unpacks it under build/.
 set -eu
 
 PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
-libcmocka-dev mandoc git clang libclang-rt-14-dev"
+libcmocka-dev mandoc git clang libclang-rt-14-dev python3"
 
 missing=""
 for p in $PKGS; do
