@@ -95,8 +95,7 @@ void table_free(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Length of the valid UTF-8 sequence at p (RFC 3629), 0 if there is none. */
-static size_t utf8_len(const unsigned char *p)
+size_t utf8_len(const unsigned char *p)
 {
 	size_t n;
 	unsigned int c;

@@ -21,6 +21,8 @@ struct json {
 	int depth;
 	bool first[16];
 };
+/* Length of the valid UTF-8 sequence at p (RFC 3629), 0 if there is none. */
+size_t utf8_len(const unsigned char *p);
 void json_string(FILE *f, const char *s);	/* quoted and escaped; NULL -> null */
 void json_open(struct json *j, const char *key, char bracket);	/* '{' or '[' */
 void json_close(struct json *j, char bracket);

@@ -340,7 +340,7 @@ static int write_all(int fd, const char *content, size_t len)
 int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *content,
 		    struct pending_file *pf)
 {
-	struct stat st = { .st_mode = S_IFREG | 0644, .st_uid = 0, .st_gid = 0 };
+	struct stat st = { .st_mode = S_IFREG | 0644, .st_uid = geteuid(), .st_gid = getegid() };
 	int fd, r;
 
 	memset(pf, 0, sizeof(*pf));

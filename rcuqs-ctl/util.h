@@ -67,13 +67,13 @@ bool valid_name(const char *name);
 /*
  * A file replaced atomically: prepared (the target checked: absent or a
  * regular file, no link, not immutable; the content written to a temporary
- * name beside it with the target's mode and owner, 0644 root for a new one;
- * missing parent directories created), then committed (renamed, the old
- * file kept aside under a hard link) or aborted (temporary and created
- * directories removed). A committed file can be reverted until
- * pending_done() drops the old copy. A NULL content prepares the file's
- * removal instead (nothing prepared when it does not exist), committed by
- * moving it aside the same way.
+ * name beside it with the target's mode and owner, 0644 and the caller's
+ * for a new one; missing parent directories created), then committed
+ * (renamed, the old file kept aside under a hard link) or aborted
+ * (temporary and created directories removed). A committed file can be
+ * reverted until pending_done() drops the old copy. A NULL content
+ * prepares the file's removal instead (nothing prepared when it does not
+ * exist), committed by moving it aside the same way.
  */
 struct pending_file {
 	char path[PATH_MAX];	/* absolute, under the root */

@@ -1,0 +1,122 @@
+#!/bin/sh
+# check-tuned.sh TOOL TAPFILE WORKDIR: check 'rcuqs-ctl export --format
+# tuned' with tuned's own profile loader.
+#
+# tuned is never installed here: its daemon would tune this machine. The
+# Debian package is downloaded (apt-get download; or TUNED_DEB names a
+# .deb) and unpacked under WORKDIR, and tuned-load.py runs its Python
+# loader from there, with its shipped profiles beside the export. Each
+# shipped profile, and local ones that cover what the mapping has to get
+# right (an /etc override extending the shipped profile of its name,
+# boot-only parameters, a child that takes a parameter back to the
+# kernel's default, no description, '#' and bytes that are not UTF-8 in a
+# description), is exported into one directory and loaded by name; the
+# merged result must be what 'rcuqs-ctl show' and 'boot-args' say.
+# Self-tests break an export and expect the check to fail.
+#
+# TAP to TAPFILE. Exit 1 if a test failed.
+set -u
+tool=$(realpath "$1")
+tap=$2
+work=$3
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+. "$src/../scripts/tap.sh"
+
+mkdir -p "$(dirname "$tap")"
+: >"$tap"
+rm -rf "$work/root" "$work/out" "$work/broken" "$work/json"
+mkdir -p "$work/json"
+
+skip_all() {
+	echo "1..0 # SKIP $1" >"$tap"
+	echo "rcuqs-ctl tuned: skipped, $1"
+	exit 0
+}
+# The tool refuses profiles not owned by root.
+[ "$(id -u)" -eq 0 ] || skip_all "needs root (the fake root's profiles must be root-owned)"
+command -v python3 >/dev/null 2>&1 || skip_all "no python3 (scripts/install-deps.sh installs it)"
+
+# tuned's Python package and profiles, unpacked, never installed.
+tuned=$work/tuned
+if [ ! -f "$tuned/root/usr/lib/python3/dist-packages/tuned/profiles/loader.py" ]; then
+	rm -rf "$tuned"
+	mkdir -p "$tuned"
+	deb=${TUNED_DEB:-}
+	if [ -z "$deb" ]; then
+		(cd "$tuned" && apt-get download tuned) >"$tuned/download.log" 2>&1 ||
+			skip_all "'apt-get download tuned' failed: $(tail -n 1 "$tuned/download.log")"
+		deb=$(ls "$tuned"/tuned_*.deb)
+	fi
+	dpkg-deb -x "$deb" "$tuned/root" || skip_all "cannot unpack $deb"
+	dpkg-deb -f "$deb" Version >"$tuned/version"
+fi
+out "# tuned $(cat "$tuned/version" 2>/dev/null), unpacked in $tuned"
+export PYTHONPATH="$tuned/root/usr/lib/python3/dist-packages"
+tuned_profiles=$tuned/root/usr/lib/tuned
+[ -f "$tuned_profiles/default/tuned.conf" ] ||
+	skip_all "the tuned package has no /usr/lib/tuned/default/tuned.conf"
+
+# A fake root: the pristine one, the shipped profiles, local ones.
+root=$work/root
+cp -a "$src/tests/rootfs-pristine" "$root"
+find "$root" -name .keep -delete
+install -m 0644 "$src"/profiles/*.profile "$root/usr/lib/rcuqs/profiles/"
+p=$root/etc/rcuqs/profiles
+printf 'include=latency\ndescription=nohz_full CPUs 1-7\t# offloaded \377\nrcu_nocbs=1-7\nrcutree.kthread_prio=10\nrcupdate.rcu_cpu_stall_timeout=60\n' \
+	>"$p/nohz.profile"
+printf 'include=nohz\nrcutree.cond_resched_qs_limit=0\n' >"$p/quiet.profile"
+printf 'include=latency\nrcutree.cond_resched_qs_limit=0\n' >"$p/plain.profile"
+printf 'rcutree.jiffies_till_first_fqs=3\n' >"$p/bare.profile"
+printf 'include=throughput\ndescription=Local throughput\nrcutree.cond_resched_qs_limit=64\n' \
+	>"$p/throughput.profile"
+chown -R 0:0 "$root"
+chmod -R go-w "$root"
+names="default latency throughput linux-3.16 nohz quiet plain bare"
+
+# load NAME [DIR]: tuned loads rcuqs-NAME from DIR (the export) and it
+# must say what rcuqs-ctl says.
+load() {
+	python3 "$here/tuned-load.py" "$tuned_profiles" "${2:-$work/out}" "rcuqs-$1" \
+		"$work/json/show-$1" "$work/json/args-$1" 2>"$work/json/load-$1.log"
+}
+
+mkdir -p "$work/out"
+for prof in $names; do
+	if ! msg=$("$tool" --root "$root" export --format tuned --output "$work/out" "$prof" 2>&1); then
+		not_ok "export $prof" "$msg"
+		continue
+	fi
+	"$tool" --root "$root" --json show "$prof" >"$work/json/show-$prof" &&
+		"$tool" --root "$root" --json boot-args "$prof" >"$work/json/args-$prof" ||
+		{ not_ok "rcuqs-ctl show/boot-args $prof"; continue; }
+	check "tuned's loader: rcuqs-$prof has the sysfs values, command line and includes of '$prof'" load "$prof"
+done
+
+# The check fails on a broken export, for the right reason.
+# broken NAME SED-SCRIPT: a copy of the export with rcuqs-NAME changed.
+broken() {
+	rm -rf "$work/broken"
+	cp -a "$work/out" "$work/broken"
+	sed -i "$2" "$work/broken/rcuqs-$1/tuned.conf"
+	cmp -s "$work/out/rcuqs-$1/tuned.conf" "$work/broken/rcuqs-$1/tuned.conf" &&
+		out "# self-test: sed '$2' changed nothing in rcuqs-$1"
+}
+broken latency 's/cond_resched_qs_limit=256$/cond_resched_qs_limit=255/'
+expect_fail "self-test: a wrong sysfs value fails" "^\[sysfs\]" load latency "$work/broken"
+broken latency '/^include=/d'
+expect_fail "self-test: a lost include fails" "^files loaded|^\[sysfs\]" load latency "$work/broken"
+broken latency 's/^include=rcuqs-default$/include=default/'
+expect_fail "self-test: an include that tuned's own 'default' answers fails" \
+	"^files loaded.*usr/lib/tuned/default" load latency "$work/broken"
+broken nohz '/^cmdline_rcuqs=/d'
+expect_fail "self-test: a missing boot-only parameter fails" "^kernel command line" \
+	load nohz "$work/broken"
+broken plain '/^cmdline_rcuqs=/d'
+expect_fail "self-test: an inherited command line that should be gone fails" \
+	"^kernel command line" load plain "$work/broken"
+broken nohz 's/^summary=nohz/summary=\xffnohz/'
+expect_fail "self-test: a tuned.conf that is not UTF-8 fails" "^tuned cannot load" \
+	load nohz "$work/broken"
+
+tap_end "rcuqs-ctl tuned"
