@@ -64,6 +64,7 @@ check: deps
 	@./scripts/run-step.sh units $(MAKE) -C systemd-units check
 	@./scripts/run-step.sh patches $(MAKE) -C kernel-patches check
 	@./scripts/run-step.sh guest $(MAKE) -C guest-image check
+	@./scripts/run-step.sh bench-smoke $(MAKE) -C guest-image bench-smoke
 	@./scripts/tap-summary.sh $(RESULTS)
 
 install:

@@ -1,41 +1,88 @@
 #!/bin/bash
 # bench.sh [VARIANT...]: 'make bench'. Boots each test kernel (default: none
 # dynamic) once with CPUs 2-3 nohz_full and runs the guest's bench-latency
-# (see tests/bench-latency), then once without nohz_full for bench-open1
-# (open/close throughput per profile, tests/bench-open1). The reports go to
-# stdout and to $RESULTS/bench-{latency,open1}-VARIANT.txt; BENCH_OPEN1_MS
-# sets the length of an open1 run (2000).
+# (see tests/bench-latency: grace-period latency per profile with a kernel
+# loop on a nohz_full CPU and on a ticking one, and cond_resched() cost),
+# then once more, also with CPUs 2-3 nohz_full, for bench-open1 (open/close
+# throughput per profile, tests/bench-open1).
 #
-# BENCH_EXTRA adds reference settings, NAME:param=value[,param=value]
-# separated by ';' (default: upstream's best boot setting,
-# jiffies_till_sched_qs=1, alone). BENCH_ROUNDS (5) and BENCH_MS (2500)
-# set the rounds and the length of each run.
+# Results, in $RESULTS (build/results):
+#   bench.csv                  kernel,bench,setting,round,where,measure,value
+#   bench-summary.md           median (min-max) and ratio to default, per table
+#   bench-*.png                gnuplot plots (bench-report.sh)
+#   bench-{latency,open1}-VARIANT.txt   the guests' own text reports
+#
+# BENCH_EXTRA adds reference settings to the latency bench,
+# NAME:param=value[,param=value] separated by ';' (default: upstream's best
+# boot setting, jiffies_till_sched_qs=1, alone and with the limit);
+# BENCH_OPEN1_EXTRA the same for open1 (default: FQS delays of 10 jiffies,
+# the knob that does move the grace-period rate there). BENCH_ROUNDS (5),
+# BENCH_MS (2500) and BENCH_OPEN1_MS (2000) set rounds and run lengths.
+# BENCH_SMOKE=1: one short round, then check that every measure of every
+# setting produced a number (make check's bench-smoke step, TAP on stdout).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
 RESULTS=${RESULTS:-$BUILD/results}
-extra=${BENCH_EXTRA-jtsq=1:jiffies_till_sched_qs=1}
+extra=${BENCH_EXTRA-jtsq=1:jiffies_till_sched_qs=1;latency+jtsq=1:cond_resched_qs_limit=256,jiffies_till_sched_qs=1}
+oextra=${BENCH_OPEN1_EXTRA-fqs=10:jiffies_till_first_fqs=10,jiffies_till_next_fqs=10}
+rounds=${BENCH_ROUNDS:-5} lms=${BENCH_MS:-2500} oms=${BENCH_OPEN1_MS:-2000} cost=20000000
+prefix=bench
+if [ "${BENCH_SMOKE:-}" = 1 ]; then
+	rounds=1 lms=300 oms=300 cost=200000 prefix=bench-smoke
+fi
 [ $# -gt 0 ] || set -- none dynamic
 mkdir -p "$RESULTS"
+csv=$RESULTS/$prefix.csv
+echo "kernel,bench,setting,round,where,measure,value" >"$csv"
 rc=0
+start=$(date +%s)
+
+# boot VARIANT BENCH ARGS...: one bench boot; the guest's @csv lines go to
+# the CSV file (with the kernel in front), the rest to the screen and to
+# the text report, as it comes.
+boot() {
+	local v=$1 b=$2 line
+	shift 2
+	echo "== $prefix: $b on the $v kernel, $(date -u '+%H:%M:%S UTC'), $(($(date +%s) - start)) s in"
+	RCUQS_TIMEOUT=${RCUQS_TIMEOUT:-1800} "$here/run-guest.sh" "$v" "bench-$b" nohz_full=2-3 "$@" |
+		while IFS= read -r line; do
+			case $line in
+			@csv,*) echo "$v,${line#@csv,}" >>"$csv" ;;
+			*) echo "$line" ;;
+			esac
+		done | tee "$RESULTS/$prefix-$b-$v.txt"
+	[ "${PIPESTATUS[0]}" = 0 ] || { echo "bench: the $v $b boot did not finish" >&2; rc=1; }
+}
+
 for v in "$@"; do
-	out=$RESULTS/bench-latency-$v.txt
-	args=(nohz_full=2-3 rcuqs.bench_rounds=${BENCH_ROUNDS:-5} rcuqs.bench_ms=${BENCH_MS:-2500})
+	args=(rcuqs.bench_rounds=$rounds rcuqs.bench_ms=$lms rcuqs.bench_cost_loops=$cost)
 	[ -n "$extra" ] && args+=("rcuqs.bench_extra=$extra")
-	echo "== bench: $v kernel ($(date -u '+%Y-%m-%d %H:%M UTC'), host $(nproc) CPUs, QEMU TCG single-threaded, -smp 4)"
-	RCUQS_TIMEOUT=${RCUQS_TIMEOUT:-1800} "$here/run-guest.sh" "$v" bench-latency "${args[@]}" |
-		tee "$out"
-	[ "${PIPESTATUS[0]}" = 0 ] || { echo "bench: the $v boot did not finish" >&2; rc=1; }
-	out=$RESULTS/bench-open1-$v.txt
-	RCUQS_TIMEOUT=${RCUQS_TIMEOUT:-1800} "$here/run-guest.sh" "$v" bench-open1 \
-		rcuqs.bench_rounds=${BENCH_ROUNDS:-5} rcuqs.bench_ms=${BENCH_OPEN1_MS:-2000} | tee "$out"
-	[ "${PIPESTATUS[0]}" = 0 ] || { echo "bench: the $v open1 boot did not finish" >&2; rc=1; }
+	boot "$v" latency "${args[@]}"
+	args=(rcuqs.bench_rounds=$rounds rcuqs.bench_ms=$oms)
+	[ -n "$oextra" ] && args+=("rcuqs.bench_extra=$oextra")
+	boot "$v" open1 "${args[@]}"
 	if grep -aE 'WARNING:|detected stalls on CPUs/tasks|self-detected stall|Call Trace' \
 		"$BUILD/guest-$v/bench-latency.console" "$BUILD/guest-$v/bench-open1.console"; then
-		echo "bench: kernel badness on the $v console (above)" | tee -a "$out"
+		echo "bench: kernel badness on the $v console (above)" | tee -a "$RESULTS/$prefix-open1-$v.txt"
 		rc=1
 	else
-		echo "no stall warning or other badness on the console" | tee -a "$out"
+		echo "no stall warning or other badness on the $v console" | tee -a "$RESULTS/$prefix-open1-$v.txt"
 	fi
 done
+
+if [ "$prefix" = bench-smoke ]; then
+	tap=$RESULTS/bench-smoke.tap
+	"$here/bench-report.sh" --check "$csv" "$@" >"$tap" || rc=1
+	[ "$rc" = 0 ] || grep -q '^not ok' "$tap" ||
+		echo "not ok - bench smoke: a bench boot failed or its console showed badness (above)" >>"$tap"
+	echo "bench smoke: $(grep -c '^ok' "$tap") measures with numbers, $(grep -c '^not ok' "$tap") failures (TAP: $tap)"
+	exit $rc
+fi
+"$here/bench-report.sh" "$csv" "$RESULTS" || rc=1
+echo
+echo "bench: $(($(date +%s) - start)) s. Results in $RESULTS:"
+echo "  $csv (one row per kernel, setting, round and measure)"
+echo "  $RESULTS/bench-summary.md"
+ls "$RESULTS"/bench-*.png 2>/dev/null | sed 's/^/  /'
 exit $rc

@@ -16,11 +16,12 @@
 # python3 runs tuned's profile loader on rcuqs-ctl's tuned export; tuned
 # itself is not installed (its daemon would tune this machine): the check
 # downloads its .deb and unpacks it under build/.
+# gnuplot-nox draws make bench's plots (no X libraries).
 set -eu
 
 PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
-libcmocka-dev mandoc git clang libclang-rt-14-dev python3"
+libcmocka-dev mandoc git clang libclang-rt-14-dev python3 gnuplot-nox"
 KDEB_PKGS="linux-source-6.1 build-essential dpkg-dev make gcc bc bison flex
 libelf-dev libssl-dev kmod cpio xz-utils perl patch rsync fakeroot lsb-release
 dwarves"

@@ -222,6 +222,24 @@ setp_values() {
 	done
 }
 
+# effective "k=v ...": the values in force after writing them in order
+# (the last value of each key, in the order keys first appear).
+effective() {
+	local kv k order=""
+	local -A e=()
+	for kv in $1; do
+		k=${kv%%=*}
+		[ -n "${e[$k]+x}" ] || order="$order $k"
+		e[$k]=${kv#*=}
+	done
+	for k in $order; do printf ' %s=%s' "$k" "${e[$k]}"; done
+}
+
+# csv BENCH SETTING ROUND WHERE MEASURE VALUE: one row of the bench's
+# machine-readable results; the host moves these lines to its CSV file
+# (prefixing the kernel) and keeps them out of the text report.
+csv() { printf '@csv,%s,%s,%s,%s,%s,%s\n' "$@"; }
+
 # ms US: microseconds as milliseconds with one decimal.
 ms() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
 

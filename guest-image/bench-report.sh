@@ -1,0 +1,203 @@
+#!/bin/bash
+# bench-report.sh CSV OUTDIR: the markdown summary (OUTDIR/bench-summary.md)
+# and the gnuplot plots (OUTDIR/bench-latency.png, bench-open1.png) of a
+# 'make bench' CSV (kernel,bench,setting,round,where,measure,value).
+#
+# bench-report.sh --check CSV VARIANT...: TAP on stdout, one line per
+# kernel, bench, setting, place and measure the bench must produce (the
+# shipped profiles, the A/A pair, the reference rows): ok when the CSV has
+# a number for it. What the numbers are is not judged (timings are not
+# tests); that a measure went missing or produced garbage is.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+profiles=$(cd "$here/../rcuqs-ctl/profiles" && ls *.profile | sed 's/\.profile$//')
+
+if [ "${1:-}" = --check ]; then
+	csv=$2
+	shift 2
+	lsets="default default2 $profiles jtsq=1 latency+jtsq=1"
+	osets="default default2 $profiles fqs=10"
+	n=0 bad=0
+	want() {	# want KERNEL BENCH SETTING WHERE MEASURE
+		local got
+		n=$((n + 1))
+		got=$(awk -F, -v k="$1" -v b="$2" -v s="$3" -v w="$4" -v m="$5" \
+			'$1 == k && $2 == b && $3 == s && $5 == w && $6 == m { print $7 }' "$csv")
+		if [ -n "$got" ] && ! grep -qv '^[0-9][0-9]*$' <<<"$got"; then
+			echo "ok $n - bench smoke: $1 $2 $3 $4 $5: $(echo $got)"
+		else
+			echo "not ok $n - bench smoke: $1 $2 $3 $4 $5: no number (got '$(echo $got)')"
+			bad=$((bad + 1))
+		fi
+	}
+	for k in "$@"; do
+		for s in $(echo $lsets | tr ' ' '\n' | sort -u); do
+			for w in nohz_full tick; do
+				for m in p50_us p99_us max_us gps; do want "$k" latency "$s" "$w" "$m"; done
+			done
+		done
+		for m in p50_us p99_us max_us gps; do want "$k" latency default no_loop "$m"; done
+		for s in limit_0 limit_0b limit_256; do want "$k" cost "$s" tick ps_per_call; done
+		for s in $(echo $osets | tr ' ' '\n' | sort -u); do
+			for t in 1 2 4; do
+				for m in ops_per_s gps_per_s cbs_per_gp; do want "$k" open1 "$s" "tasks_$t" "$m"; done
+			done
+		done
+	done
+	echo "1..$n"
+	[ "$bad" = 0 ]
+	exit
+fi
+
+csv=$1 out=$2
+md=$out/bench-summary.md
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# stats.tsv: kernel bench where setting measure median min max n, settings
+# in the order the CSV first has them; ratios against the same kernel,
+# bench, place and measure of 'default' (cost: of limit_0).
+awk -F, 'NR > 1 && $7 ~ /^[0-9]+$/ {
+	key = $1 SUBSEP $2 SUBSEP $5 SUBSEP $3 SUBSEP $6
+	if (!(key in cnt)) order[++nk] = key
+	v[key, ++cnt[key]] = $7 + 0
+}
+END {
+	for (i = 1; i <= nk; i++) {
+		key = order[i]; c = cnt[key]
+		for (a = 1; a <= c; a++) s[a] = v[key, a]
+		for (a = 2; a <= c; a++) { x = s[a]; b = a - 1; while (b > 0 && s[b] > x) { s[b + 1] = s[b]; b-- } s[b + 1] = x }
+		split(key, f, SUBSEP)
+		printf "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\n", f[1], f[2], f[3], f[4], f[5], s[int((c + 1) / 2)], s[1], s[c], c
+	}
+}' "$csv" >"$tmp/stats.tsv"
+
+# get KERNEL BENCH WHERE SETTING MEASURE: "median min max" or nothing
+get() { awk -F'\t' -v k="$1" -v b="$2" -v w="$3" -v s="$4" -v m="$5" \
+	'$1 == k && $2 == b && $3 == w && $4 == s && $5 == m { print $6, $7, $8 }' "$tmp/stats.tsv"; }
+# fmt DIV "median min max": "M (LO-HI)" divided by DIV (1000: us to ms)
+fmt() { [ -n "$2" ] && awk -v d="$1" -v s="$2" 'BEGIN { split(s, a, " ");
+	f = d == 1 ? "%d (%d-%d)" : "%.1f (%.1f-%.1f)"; printf f, a[1] / d, a[2] / d, a[3] / d }'; }
+ratio() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="${1%% *}" -v b="${2%% *}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+kernels=$(cut -f1 "$tmp/stats.tsv" | awk '!seen[$0]++')
+settings() { awk -F'\t' -v k="$1" -v b="$2" '$1 == k && $2 == b && !seen[$4]++ { print $4 }' "$tmp/stats.tsv"; }
+label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC" ;; *) echo "$1" ;; esac; }
+
+{
+	echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo
+	echo "QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG single-threaded, -smp 4, nohz_full=2-3, HZ=250;" \
+		"host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)."
+	echo "Each cell: median of the runs (min-max). Ratios: median over default's median, same kernel, same table."
+	echo "default2 is default again (A/A): a difference smaller than default2's is noise."
+	echo "TCG models no caches and these timings move with host load: compare rows of one table only."
+	for k in $kernels; do
+		echo
+		echo "## $(label "$k") kernel"
+		for w in nohz_full tick; do
+			echo
+			if [ "$w" = nohz_full ]; then
+				echo "### synchronize_rcu() latency (ms), cond_resched() loop on nohz_full CPU 2"
+			else
+				echo "### synchronize_rcu() latency (ms), cond_resched() loop on CPU 1 (keeps its tick)"
+			fi
+			echo
+			echo "| setting | p50 | p99 | max | p99 x default | GPs per run |"
+			echo "|---|---|---|---|---|---|"
+			d99=$(get "$k" latency "$w" default p99_us)
+			for s in $(settings "$k" latency); do
+				p99=$(get "$k" latency "$w" "$s" p99_us)
+				[ -n "$p99" ] || continue
+				echo "| $s | $(fmt 1000 "$(get "$k" latency "$w" "$s" p50_us)") | $(fmt 1000 "$p99") |" \
+					"$(fmt 1000 "$(get "$k" latency "$w" "$s" max_us)") | $(ratio "$p99" "$d99") |" \
+					"$(fmt 1 "$(get "$k" latency "$w" "$s" gps)") |"
+			done
+			if [ "$w" = tick ]; then
+				echo "| no loop (floor) | $(fmt 1000 "$(get "$k" latency no_loop default p50_us)") |" \
+					"$(fmt 1000 "$(get "$k" latency no_loop default p99_us)") |" \
+					"$(fmt 1000 "$(get "$k" latency no_loop default max_us)") | | $(fmt 1 "$(get "$k" latency no_loop default gps)") |"
+			fi
+		done
+		echo
+		echo "### cond_resched() cost, tight loop on CPU 1 (ps per call)"
+		echo
+		echo "| limit 0 | limit 0 again (A/A) | limit 256 | 256 x 0 |"
+		echo "|---|---|---|---|"
+		c0=$(get "$k" cost tick limit_0 ps_per_call)
+		c256=$(get "$k" cost tick limit_256 ps_per_call)
+		echo "| $(fmt 1 "$c0") | $(fmt 1 "$(get "$k" cost tick limit_0b ps_per_call)") | $(fmt 1 "$c256") | $(ratio "$c256" "$c0") |"
+		for t in 1 2 4; do
+			echo
+			echo "### open1, $t task(s): open+close pairs per second, grace periods per second, callbacks per grace period"
+			echo
+			echo "| setting | ops/s | x default | GPs/s | x default | cbs/GP |"
+			echo "|---|---|---|---|---|---|"
+			dops=$(get "$k" open1 "tasks_$t" default ops_per_s)
+			dgps=$(get "$k" open1 "tasks_$t" default gps_per_s)
+			for s in $(settings "$k" open1); do
+				ops=$(get "$k" open1 "tasks_$t" "$s" ops_per_s)
+				gps=$(get "$k" open1 "tasks_$t" "$s" gps_per_s)
+				[ -n "$ops" ] || continue
+				echo "| $s | $(fmt 1 "$ops") | $(ratio "$ops" "$dops") | $(fmt 1 "$gps") | $(ratio "$gps" "$dgps") |" \
+					"$(fmt 1 "$(get "$k" open1 "tasks_$t" "$s" cbs_per_gp)") |"
+			done
+		done
+	done
+} >"$md"
+echo "bench-report: $md"
+
+if ! command -v gnuplot >/dev/null; then
+	echo "bench-report: no gnuplot (apt-get install gnuplot-nox), no plots" >&2
+	exit 1
+fi
+# Latency: p50 and p99 per setting, loop on the nohz_full CPU, one panel
+# per kernel, log scale (the throughput profile holds a GP for the loop).
+nk=$(echo $kernels | wc -w)
+{
+	echo "set terminal pngcairo noenhanced size $((560 * nk)),520 font ',10'"
+	echo "set output '$out/bench-latency.png'"
+	echo "set multiplot layout 1,$nk title 'synchronize_rcu() latency, cond_resched() loop on nohz_full CPU 2 (median, min-max)'"
+	echo "set logscale y; set ylabel 'ms'; set grid ytics; set xtics rotate by -30; set key top left; set offsets 0.5,0.5,0,0"
+	for k in $kernels; do
+		i=0
+		for s in $(settings "$k" latency); do
+			p50=$(get "$k" latency nohz_full "$s" p50_us) p99=$(get "$k" latency nohz_full "$s" p99_us)
+			[ -n "$p99" ] && echo "$i $s $p50 $p99" && i=$((i + 1))
+		done >"$tmp/lat-$k.dat"
+		echo "set title '$(label "$k")'"
+		echo "plot '$tmp/lat-$k.dat' using (\$1-0.1):(\$3/1000):(\$4/1000):(\$5/1000):xtic(2) with yerrorbars pt 7 title 'p50', " \
+			"'' using (\$1+0.1):(\$6/1000):(\$7/1000):(\$8/1000) with yerrorbars pt 5 title 'p99'"
+	done
+	echo "unset multiplot"
+} >"$tmp/lat.gp"
+gnuplot "$tmp/lat.gp" && echo "bench-report: $out/bench-latency.png"
+# open1: ops/s over default's and GPs/s against the number of tasks, one
+# line per setting, a column per kernel.
+{
+	echo "set terminal pngcairo noenhanced size $((560 * nk)),880 font ',10'"
+	echo "set output '$out/bench-open1.png'"
+	echo "set multiplot layout 2,$nk title 'open1 (open+close per task, tight loop): throughput and grace-period rate (medians)'"
+	echo "set grid; set xtics (1, 2, 4); set xrange [0.8:4.2]; set key outside right"
+	for row in ops gps; do
+		for k in $kernels; do
+			plots=""
+			for s in $(settings "$k" open1); do
+				for t in 1 2 4; do
+					v=$(get "$k" open1 "tasks_$t" "$s" "${row}_per_s")
+					d=$(get "$k" open1 "tasks_$t" default "${row}_per_s")
+					[ -n "$v" ] || continue
+					if [ $row = ops ]; then echo "$t $(ratio "$v" "$d")"; else echo "$t ${v%% *}"; fi
+				done >"$tmp/o1-$k-$row-$s.dat"
+				plots="$plots${plots:+, }'$tmp/o1-$k-$row-$s.dat' using 1:2 with linespoints title '$s'"
+			done
+			if [ $row = ops ]; then
+				echo "set title '$(label "$k"): ops/s over default'; set ylabel 'x default'; unset logscale y"
+			else
+				echo "set title '$(label "$k"): grace periods per second'; set ylabel 'GPs/s'; set logscale y"
+			fi
+			echo "plot $plots"
+		done
+	done
+	echo "unset multiplot"
+} >"$tmp/o1.gp"
+gnuplot "$tmp/o1.gp" && echo "bench-report: $out/bench-open1.png"
