@@ -2,6 +2,7 @@
 #
 #   make demo      build the patched kernels and guest, boot, show the tunables
 #   make check     every test: tool, docs, units, patches, guest on both kernels
+#   make deb       the Debian package, $(BUILD)/rcuqs_<version>_<arch>.deb
 #
 # Both install missing Debian packages first (scripts/install-deps.sh).
 
@@ -11,9 +12,13 @@ export BUILD RESULTS
 
 SUBDIRS := rcuqs-ctl man systemd-units
 
-.PHONY: all deps tool kernel image demo bench check check-lockdep install clean distclean
+.PHONY: all deps tool kernel image demo bench check check-lockdep deb install clean distclean
 
 all: tool
+
+# $(DEB), the package, and its rule (after "all", the default goal).
+TOP := $(CURDIR)
+include scripts/deb.mk
 
 deps:
 	@./scripts/install-deps.sh
@@ -53,6 +58,10 @@ check: deps
 	@./scripts/run-step.sh guest $(MAKE) -C guest-image check
 	@./scripts/tap-summary.sh $(RESULTS)
 
+# The Debian package (debhelper, debian/), built in a copy under $(BUILD).
+deb: deps
+	@$(MAKE) --no-print-directory $(DEB)
+
 install:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit; done
 
@@ -64,6 +73,7 @@ fuzz: deps
 
 clean:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit; done
+	rm -rf $(BUILD)/deb-src $(DEB)
 
 distclean: clean
 	rm -rf $(BUILD)

@@ -4,11 +4,15 @@
 # replace the host's own initramfs generator. We only build a guest image.
 # clang and libclang-rt-14-dev (its libFuzzer and sanitizer runtimes, only
 # recommended by clang) build the fuzz harnesses that 'make check' runs.
+# debhelper (with dpkg-dev) builds the .deb of 'make deb'; lintian checks
+# it and debootstrap makes the throwaway Debian 12 root the package's
+# install/upgrade/purge test runs in ('make check'). Rules-Requires-Root:
+# no, so no fakeroot.
 set -eu
 
 PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
-libcmocka-dev mandoc git clang libclang-rt-14-dev"
+libcmocka-dev mandoc git clang libclang-rt-14-dev debhelper lintian debootstrap"
 
 missing=""
 for p in $PKGS; do
