@@ -1,7 +1,8 @@
 # rcuqs: runtime RCU quiescent-state tuning for Debian 12.
 #
 #   make demo      build the patched kernels and guest, boot, show the tunables
-#   make check     every test: tool, docs, units, patches, guest on both kernels
+#   make check     every test: tool, docs, units, package, patches, guest on both kernels
+#   make deb       the Debian package, $(BUILD)/rcuqs_<version>_<arch>.deb
 #
 # Both install missing Debian packages first (scripts/install-deps.sh).
 #
@@ -16,9 +17,13 @@ export BUILD RESULTS
 
 SUBDIRS := rcuqs-ctl man systemd-units
 
-.PHONY: all deps tool kernel kernel-deb image demo bench check check-lockdep install clean distclean
+.PHONY: all deps tool kernel kernel-deb image demo bench check check-lockdep check-deb deb install clean distclean
 
 all: tool
+
+# $(DEB), the package, and its rule (after "all", the default goal).
+TOP := $(CURDIR)
+include scripts/deb.mk
 
 deps:
 	@./scripts/install-deps.sh
@@ -62,10 +67,20 @@ check: deps
 	@./scripts/run-step.sh rcuqs-ctl $(MAKE) -C rcuqs-ctl check
 	@./scripts/run-step.sh man $(MAKE) -C man check
 	@./scripts/run-step.sh units $(MAKE) -C systemd-units check
+	@./scripts/run-step.sh deb $(MAKE) --no-print-directory check-deb
 	@./scripts/run-step.sh patches $(MAKE) -C kernel-patches check
 	@./scripts/run-step.sh guest $(MAKE) -C guest-image check
 	@./scripts/run-step.sh bench-smoke $(MAKE) -C guest-image bench-smoke
 	@./scripts/tap-summary.sh $(RESULTS)
+
+# The Debian package (debhelper, debian/), built in a copy under $(BUILD).
+deb: deps
+	@$(MAKE) --no-print-directory $(DEB)
+
+# lintian, then install, reinstall, upgrade, remove and purge in a
+# throwaway Debian 12 root under $(BUILD)/deb-check (tests/deb/).
+check-deb: $(DEB)
+	./tests/deb/check-deb.sh $(DEB)
 
 install:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit; done
@@ -78,6 +93,7 @@ fuzz: deps
 
 clean:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d clean || exit; done
+	rm -rf $(BUILD)/deb-src $(DEB)
 
 distclean: clean
 	rm -rf $(BUILD)

@@ -1,22 +1,24 @@
 #!/bin/bash
-# build-initrd.sh VARIANT: build the rcuqs guest initramfs for one test
-# kernel (none or dynamic) into $BUILD/guest-VARIANT/initrd.img.
+# build-initrd.sh VARIANT [DEB]: build the rcuqs guest initramfs for one
+# test kernel (none or dynamic) into $BUILD/guest-VARIANT/initrd.img.
 #
-# Inputs, all from 'make -C kernel-patches kernel':
+# Inputs, from 'make -C kernel-patches kernel' and 'make deb':
 #   $BUILD/kernel-VARIANT            the O= tree (kernel.release, Module.symvers)
 #   $BUILD/modroot-VARIANT/lib/modules/RELEASE   modules_install output
+#   DEB (default $BUILD/rcuqs_<version>_<arch>.deb)   the package
 # What goes in: systemd (as init), bash, kmod tools, coreutils the tests
 # use, the kernel's modules tree plus the rcuqs_loop test module (depmod run
 # on the staged tree), the sysfs-write helper, the tests and the units, and
-# the package as an administrator installs it: "make install DESTDIR=" from
-# the top (rcuqs-ctl, its profiles, both units, the man pages), then
-# rcuqs.service enabled by "systemctl --root enable", which follows the
-# unit's [Install] section, and the libraries rcuqs-ctl links (libkmod).
+# the package as it ships: the .deb's contents (rcuqs-ctl, its profiles,
+# both units, the man pages), then rcuqs.service enabled by "systemctl
+# --root enable", which follows the unit's [Install] section, and the
+# libraries rcuqs-ctl links (libkmod).
 set -euo pipefail
 
-v=${1:?usage: build-initrd.sh VARIANT}
+v=${1:?usage: build-initrd.sh VARIANT [DEB]}
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
+deb=${2:-$BUILD/rcuqs_$(head -n 1 "$here/../debian/changelog" | cut -d ' ' -f 2 | tr -d '()')_$(dpkg --print-architecture).deb}
 kdir=$BUILD/kernel-$v
 modroot=$BUILD/modroot-$v
 out=$BUILD/guest-$v
@@ -32,6 +34,7 @@ release=$(cat "$kdir/include/config/kernel.release")
 # include/config/auto.conf is the configuration the kernel was built with.
 grep -q '^CONFIG_RD_GZIP=y' "$kdir/include/config/auto.conf" ||
 	die "$kdir was not built with CONFIG_RD_GZIP=y: it cannot unpack a gzip initramfs"
+[ -f "$deb" ] || die "$deb missing: run 'make deb' at the top first"
 
 mkdir -p "$out"
 start=$(date +%s)
@@ -69,15 +72,28 @@ cp "$here"/units/rcuqs-suite.{service,target} "$here"/units/rcuqs-test-active.se
 	"$stage/usr/lib/systemd/system/"
 cp "$out/bin/sysfs-write" "$out/bin/kmod-probe" "$out/bin/open1" "$stage/usr/bin/"
 
-# The package: /usr/sbin/rcuqs-ctl, /usr/lib/rcuqs/profiles/*.profile (the
-# bench reads them there too), the units, the man pages. Then enable the
-# boot unit and the harness's rcuqs.test_active= writer from [Install].
-make -s -C "$here/.." install DESTDIR="$stage" >/dev/null
+# The package as it ships: the .deb's contents, /usr/sbin/rcuqs-ctl,
+# /usr/lib/rcuqs/profiles/*.profile (the bench reads them there too), the
+# units (in /lib/systemd/system, staged under usr/ as dpkg installs them
+# on this merged-/usr system), the man pages, /usr/share/doc/rcuqs.
+debroot=$out/deb
+rm -rf "$debroot"
+dpkg-deb -x "$deb" "$debroot"
+for d in "$debroot"/*; do
+	case ${d##*/} in
+	bin | sbin | lib | lib32 | lib64) cp -a "$d/." "$stage/usr/${d##*/}/" ;;
+	*) cp -a "$d" "$stage/" ;;
+	esac
+done
 for f in usr/sbin/rcuqs-ctl usr/lib/rcuqs/profiles/default.profile \
 	usr/lib/systemd/system/rcuqs.service usr/lib/systemd/system/rcuqs-profile@.service \
-	usr/share/man/man8/rcuqs-ctl.8; do
-	[ -f "$stage/$f" ] || die "make install did not install /$f"
+	usr/share/man/man8/rcuqs-ctl.8.gz; do
+	[ -f "$stage/$f" ] || die "$deb has no /$f (or it was staged elsewhere)"
 done
+# dpkg does not run in the image, so the package's postinst, which
+# enables rcuqs.service (dh_installsystemd), does not either: enable it
+# here as that postinst does, from [Install], and the harness's
+# rcuqs.test_active= writer with it.
 systemctl --root="$stage" --quiet enable rcuqs.service rcuqs-test-active.service
 [ -L "$stage/etc/systemd/system/sysinit.target.wants/rcuqs.service" ] ||
 	die "systemctl enable rcuqs.service made no sysinit.target.wants link"

@@ -17,11 +17,16 @@
 # itself is not installed (its daemon would tune this machine): the check
 # downloads its .deb and unpacks it under build/.
 # gnuplot-nox draws make bench's plots (no X libraries).
+# debhelper (with dpkg-dev) builds the .deb of 'make deb'; lintian checks
+# it and debootstrap makes the throwaway Debian 12 root the package's
+# install/upgrade/purge test runs in ('make check'). Rules-Requires-Root:
+# no, so no fakeroot.
 set -eu
 
 PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
-libcmocka-dev mandoc git clang libclang-rt-14-dev python3 gnuplot-nox"
+libcmocka-dev mandoc git clang libclang-rt-14-dev python3 gnuplot-nox
+debhelper lintian debootstrap"
 KDEB_PKGS="linux-source-6.1 build-essential dpkg-dev make gcc bc bison flex
 libelf-dev libssl-dev kmod cpio xz-utils perl patch rsync fakeroot lsb-release
 dwarves"

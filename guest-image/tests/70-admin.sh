@@ -1,6 +1,6 @@
 # boots: main
 # rcuqs-ctl on the real kernel, installed as an administrator installs it
-# (make install DESTDIR=, rcuqs.service enabled from [Install]): with no
+# (the .deb's contents, rcuqs.service enabled from [Install]): with no
 # recorded profile rcuqs.service is skipped, not failed; set-profile to
 # every shipped profile, each verified and read back from sysfs; the
 # template unit switches too; status shows the counters moving under the
@@ -10,8 +10,9 @@
 
 # The package is in place.
 for f in /usr/sbin/rcuqs-ctl /usr/lib/systemd/system/rcuqs.service \
-	/usr/lib/systemd/system/rcuqs-profile@.service /usr/share/man/man8/rcuqs-ctl.8 \
-	/usr/share/man/man5/rcuqs.profile.5 /usr/share/man/man7/rcuqs.7; do
+	/usr/lib/systemd/system/rcuqs-profile@.service /usr/share/man/man8/rcuqs-ctl.8.gz \
+	/usr/share/man/man5/rcuqs.profile.5.gz /usr/share/man/man7/rcuqs.7.gz \
+	/usr/share/doc/rcuqs/copyright; do
 	check "installed: $f" test -s $f
 done
 check "profiles installed: $(shipped_profiles | tr '\n' ' ')" test -s $PROFILES/default.profile

@@ -1,0 +1,17 @@
+# The rcuqs .deb: its path and how it is built, for the top Makefile and
+# guest-image/Makefile (whose initramfs installs the .deb's contents).
+# The includer sets TOP (the checkout) and BUILD.
+
+DEB_VERSION := $(shell head -n 1 $(TOP)/debian/changelog | cut -d ' ' -f 2 | tr -d '()')
+DEB_ARCH := $(shell dpkg --print-architecture)
+DEB := $(BUILD)/rcuqs_$(DEB_VERSION)_$(DEB_ARCH).deb
+# Everything the package build reads (see scripts/build-deb.sh).
+DEB_SRCS := $(TOP)/Makefile $(TOP)/scripts/build-deb.sh $(wildcard \
+	$(TOP)/debian/* $(TOP)/debian/source/* \
+	$(TOP)/rcuqs-ctl/Makefile $(TOP)/rcuqs-ctl/*.[ch] $(TOP)/rcuqs-ctl/profiles/* \
+	$(TOP)/rcuqs-ctl/tests/unit/* \
+	$(TOP)/systemd-units/Makefile $(TOP)/systemd-units/*.service \
+	$(TOP)/man/Makefile $(TOP)/man/*.[578])
+
+$(DEB): $(DEB_SRCS)
+	$(TOP)/scripts/build-deb.sh $(BUILD)
