@@ -16,7 +16,7 @@ if [ "${1:-}" = --check ]; then
 	csv=$2
 	shift 2
 	lsets="default default2 $profiles jtsq=1 latency+jtsq=1"
-	osets="default default2 $profiles fqs=10"
+	osets="default default2 $profiles fqs=10 fqs=25"
 	n=0 bad=0
 	want() {	# want KERNEL BENCH SETTING WHERE MEASURE
 		local got
