@@ -33,7 +33,9 @@ if [ "${1:-}" = --check ]; then
 	for k in "$@"; do
 		for s in $(echo $lsets | tr ' ' '\n' | sort -u); do
 			for w in nohz_full tick; do
-				for m in p50_us p99_us max_us gps; do want "$k" latency "$s" "$w" "$m"; done
+				for m in p50_us p99_us max_us gps limit_qs_per_s urgent_qs_per_s resched_kicks_per_s; do
+					want "$k" latency "$s" "$w" "$m"
+				done
 			done
 		done
 		for m in p50_us p99_us max_us gps; do want "$k" latency default no_loop "$m"; done
@@ -102,20 +104,23 @@ label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC
 				echo "### synchronize_rcu() latency (ms), cond_resched() loop on CPU 1 (keeps its tick)"
 			fi
 			echo
-			echo "| setting | p50 | p99 | max | p99 x default | GPs per run |"
-			echo "|---|---|---|---|---|---|"
+			echo "| setting | p50 | p99 | max | p99 x default | GPs per run | limit_qs/s | urgent_qs/s | resched_kicks/s |"
+			echo "|---|---|---|---|---|---|---|---|---|"
 			d99=$(get "$k" latency "$w" default p99_us)
 			for s in $(settings "$k" latency); do
 				p99=$(get "$k" latency "$w" "$s" p99_us)
 				[ -n "$p99" ] || continue
 				echo "| $s | $(fmt 1000 "$(get "$k" latency "$w" "$s" p50_us)") | $(fmt 1000 "$p99") |" \
 					"$(fmt 1000 "$(get "$k" latency "$w" "$s" max_us)") | $(ratio "$p99" "$d99") |" \
-					"$(fmt 1 "$(get "$k" latency "$w" "$s" gps)") |"
+					"$(fmt 1 "$(get "$k" latency "$w" "$s" gps)") |" \
+					"$(fmt 1 "$(get "$k" latency "$w" "$s" limit_qs_per_s)") |" \
+					"$(fmt 1 "$(get "$k" latency "$w" "$s" urgent_qs_per_s)") |" \
+					"$(fmt 1 "$(get "$k" latency "$w" "$s" resched_kicks_per_s)") |"
 			done
 			if [ "$w" = tick ]; then
 				echo "| no loop (floor) | $(fmt 1000 "$(get "$k" latency no_loop default p50_us)") |" \
 					"$(fmt 1000 "$(get "$k" latency no_loop default p99_us)") |" \
-					"$(fmt 1000 "$(get "$k" latency no_loop default max_us)") | | $(fmt 1 "$(get "$k" latency no_loop default gps)") |"
+					"$(fmt 1000 "$(get "$k" latency no_loop default max_us)") | | $(fmt 1 "$(get "$k" latency no_loop default gps)") | | | |"
 			fi
 		done
 		echo
