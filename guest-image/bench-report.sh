@@ -33,7 +33,7 @@ if [ "${1:-}" = --check ]; then
 	for k in "$@"; do
 		for s in $(echo $lsets | tr ' ' '\n' | sort -u); do
 			for w in nohz_full tick; do
-				for m in p50_us p99_us max_us gps limit_qs_per_s urgent_qs_per_s resched_kicks_per_s; do
+				for m in p50_us p99_us max_us gps gp_completed_per_s limit_qs_per_s urgent_qs_per_s resched_kicks_per_s; do
 					want "$k" latency "$s" "$w" "$m"
 				done
 			done
