@@ -14,6 +14,14 @@
 #   jiffies at HZ=250 (limit 2624), so 2500 jiffies (10 s). Values are in
 #   jiffies and depend on HZ; with a shorter stall timeout the kernel refuses
 #   2500 and rcuqs-ctl restores everything it had written.
+#
+# Measured (make bench, 2026-12-03, see latency.profile for the setup): a
+# cond_resched() loop on a nohz_full CPU holds grace periods as briefly as
+# with latency (p50/p99 16 / 17.8 ms PREEMPT_NONE, 16 / 20.1 ms
+# PREEMPT_DYNAMIC). On open1 (1-4 tasks opening and closing files) it did
+# not reproduce 2014's rise in the grace-period rate here: 5-21 GPs/s
+# against default's 6-23, within the A/A spread, ops/s 0.92-1.10 of
+# default (A/A 0.98-1.16). TCG models no caches or slab contention.
 include=default
 description=Linux 3.16 behaviour for regression hunting: QS every 256 cond_resched() calls and no early urgent-QS request; trades both profiles' costs for fidelity
 rcutree.cond_resched_qs_limit=256
