@@ -19,7 +19,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
 kdir=$BUILD/kernel-$v
 modroot=$BUILD/modroot-$v
-out=$BUILD/guest-$v
+# RCUQS_GUEST_DIR: another output folder (make bench-cost builds its own
+# image for the none kernel there); run-guest.sh takes the same variable.
+out=${RCUQS_GUEST_DIR:-$BUILD/guest-$v}
 
 die() { echo "build-initrd: $*" >&2; exit 1; }
 [ -f "$kdir/include/config/kernel.release" ] ||
@@ -64,6 +66,7 @@ mkdir -p "$stage/usr/lib/modules/$release/extra"
 cp "$out/mod/rcuqs_loop.ko" "$stage/usr/lib/modules/$release/extra/"
 depmod -b "$stage/usr" "$release"
 cp "$here"/tests/{lib.sh,run-suite,demo,bench-latency,bench-open1,test-active} "$stage/usr/lib/rcuqs-test/"
+cp "$here"/tests/bench-cost "$stage/usr/lib/rcuqs-test/"
 cp "$here"/tests/[0-9]*.sh "$stage/usr/lib/rcuqs-test/tests/"
 cp "$here"/units/rcuqs-suite.{service,target} "$here"/units/rcuqs-test-active.service \
 	"$stage/usr/lib/systemd/system/"
