@@ -17,7 +17,7 @@ export BUILD RESULTS
 
 SUBDIRS := rcuqs-ctl man systemd-units
 
-.PHONY: all deps tool kernel kernel-deb image demo bench check check-lockdep check-deb deb install clean distclean
+.PHONY: all deps tool kernel kernel-deb image demo bench bench-cost check check-lockdep check-deb deb install clean distclean
 
 all: tool
 
@@ -59,6 +59,12 @@ check-lockdep: deps
 bench: deps
 	$(MAKE) -C kernel-patches kernel
 	$(MAKE) -C guest-image bench
+
+# cond_resched() cost against the same kernel without the series (a third
+# kernel build, kernel-base): instruction counts on the path from objdump,
+# then boots alternating base and patched; $(RESULTS)/bench-cost.{txt,csv}.
+bench-cost: deps
+	$(MAKE) -C guest-image bench-cost
 
 # Each step leaves TAP in $(RESULTS); a step that dies without saying why is
 # recorded as a failure there. The last line sums everything up.

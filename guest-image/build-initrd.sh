@@ -21,7 +21,9 @@ BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
 deb=${2:-$BUILD/rcuqs_$(head -n 1 "$here/../debian/changelog" | cut -d ' ' -f 2 | tr -d '()')_$(dpkg --print-architecture).deb}
 kdir=$BUILD/kernel-$v
 modroot=$BUILD/modroot-$v
-out=$BUILD/guest-$v
+# RCUQS_GUEST_DIR: another output folder (make bench-cost builds its own
+# image for the none kernel there); run-guest.sh takes the same variable.
+out=${RCUQS_GUEST_DIR:-$BUILD/guest-$v}
 
 die() { echo "build-initrd: $*" >&2; exit 1; }
 [ -f "$kdir/include/config/kernel.release" ] ||
@@ -67,6 +69,7 @@ mkdir -p "$stage/usr/lib/modules/$release/extra"
 cp "$out/mod/rcuqs_loop.ko" "$stage/usr/lib/modules/$release/extra/"
 depmod -b "$stage/usr" "$release"
 cp "$here"/tests/{lib.sh,run-suite,demo,bench-latency,bench-open1,test-active} "$stage/usr/lib/rcuqs-test/"
+cp "$here"/tests/bench-cost "$stage/usr/lib/rcuqs-test/"
 cp "$here"/tests/[0-9]*.sh "$stage/usr/lib/rcuqs-test/tests/"
 cp "$here"/units/rcuqs-suite.{service,target} "$here"/units/rcuqs-test-active.service \
 	"$stage/usr/lib/systemd/system/"

@@ -7,7 +7,8 @@
 # boot (rcuqs.suite=BOOT): the guest runs the test files whose "# boots:"
 # line lists BOOT, or the demo for BOOT=demo.
 # Extra arguments go on the kernel command line. RCUQS_KERNEL=FILE boots
-# another bzImage (for example an unpatched one, to see the tests fail).
+# another bzImage (for example an unpatched one, to see the tests fail);
+# RCUQS_GUEST_DIR another folder for the initramfs and the logs.
 #
 # Serial port 0 is the console, kept in $BUILD/guest-VARIANT/BOOT.console;
 # port 1 carries only the guest's TAP, kept in BOOT.tap-raw. The host then
@@ -36,7 +37,7 @@ v=$1 boot=$2
 shift 2
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || { echo "run-guest: timeout '$timeout' is not a number of seconds" >&2; exit 2; }
 
-out=$BUILD/guest-$v
+out=${RCUQS_GUEST_DIR:-$BUILD/guest-$v}
 kernel=${RCUQS_KERNEL:-$BUILD/kernel-$v/arch/x86/boot/bzImage}
 initrd=$out/initrd.img
 for f in "$kernel" "$initrd"; do

@@ -1,0 +1,129 @@
+#!/bin/bash
+# bench-cost.sh: 'make bench-cost'. What cond_resched() costs with the
+# series, against the same PREEMPT_NONE kernel built without it
+# (kernel-patches: make kernel-base).
+#
+# 1. Static (cost-static.sh): the instructions and bytes one
+#    cond_resched() executes when nothing is to be done, on both vmlinux
+#    files, with the limit off and at 256. Host load does not enter into it.
+# 2. Timed: boots alternating base and patched, COST_BOOTS (3) of each
+#    (base, patched, base, patched, ...), each running tests/bench-cost:
+#    a tight cond_resched() loop on CPU 1 (COST_LOOPS, 20000000 calls a
+#    run, COST_ROUNDS, 5, rounds; the patched kernel rotates the limit 0,
+#    0 again and 256). rcuqs.service is masked in both, so that nothing
+#    but the bench sets a tunable.
+#
+# Report: $RESULTS/bench-cost.txt; CSV $RESULTS/bench-cost.csv with the
+# columns kernel,bench,setting,round,where,measure,value (bench=cost;
+# measure ps_per_call per run, where=boot<N>; instructions, bytes, calls,
+# taken_jumps from the static trace, where=static).
+#
+# RCUQS_LOCK=FILE holds flock(1) on FILE around each boot, so that other
+# heavy jobs that take the same lock do not run during a timed boot.
+# Images: $BUILD/guest-base (base kernel) and $BUILD/guest-cost-none
+# (patched none kernel), both made by build-initrd.sh (the Makefile).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
+RESULTS=${RESULTS:-$BUILD/results}
+boots=${COST_BOOTS:-3} rounds=${COST_ROUNDS:-5} loops=${COST_LOOPS:-20000000}
+lock=${RCUQS_LOCK:-}
+txt=$RESULTS/bench-cost.txt csv=$RESULTS/bench-cost.csv
+for x in "$boots" "$rounds" "$loops"; do
+	[[ $x =~ ^[1-9][0-9]*$ ]] || { echo "bench-cost: '$x' is not a positive number" >&2; exit 2; }
+done
+mkdir -p "$RESULTS"
+: >"$txt"
+echo "kernel,bench,setting,round,where,measure,value" >"$csv"
+say() { printf '%s\n' "$*" | tee -a "$txt"; }
+progress() { echo "bench-cost: $*" >&2; }
+
+say "== bench-cost: cond_resched() with the rcuqs series against the same kernel without it"
+say "   $(date -u '+%Y-%m-%d %H:%M UTC'), host $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')),"
+say "   PREEMPT_NONE test configuration; base = $BUILD/kernel-base, patched = $BUILD/kernel-none"
+say
+
+progress "static: tracing __cond_resched in both vmlinux files"
+if ! "$here/cost-static.sh" -c "$csv" "$BUILD/kernel-base/vmlinux" "$BUILD/kernel-none/vmlinux" >>"$txt"; then
+	progress "the static trace failed"
+	exit 1
+fi
+sed -n '/^== summary/,$p' "$txt"
+say
+
+# boot KIND N: one timed boot; appends its COST lines to $runs.
+runs=$(mktemp)
+trap 'rm -f "$runs"' EXIT
+rc=0
+boot() {
+	local kind=$1 b=$2 v dir out
+	if [ "$kind" = base ]; then v=base dir=$BUILD/guest-base; else v=none dir=$BUILD/guest-cost-none; fi
+	progress "boot $b of $boots, $kind kernel ($(date -u +%H:%M:%S))"
+	out=$(RCUQS_GUEST_DIR=$dir RCUQS_TIMEOUT=${RCUQS_TIMEOUT:-1200} \
+		${lock:+flock "$lock"} "$here/run-guest.sh" "$v" bench-cost \
+		systemd.mask=rcuqs.service rcuqs.bench_rounds="$rounds" rcuqs.bench_loops="$loops")
+	local grc=$?
+	printf '%s\n' "$out" | sed "s/^/   [$kind boot $b] /" >>"$txt"
+	if [ $grc != 0 ]; then
+		progress "the $kind boot $b did not finish (console: $dir/bench-cost.console)"
+		rc=1
+	fi
+	if grep -aE 'WARNING:|detected stalls on CPUs/tasks|self-detected stall|Call Trace' \
+		"$dir/bench-cost.console"; then
+		say "bench-cost: kernel badness on the $kind console of boot $b (above)"
+		rc=1
+	fi
+	grep '^COST ' <<<"$out" | sed "s/^/boot=$b /" >>"$runs"
+	grep -- '^-- cond_resched\|^[0-9a-z-]* *[0-9]* ([0-9]*-[0-9]*)' <<<"$out" | sed 's/^/   /' >&2
+}
+for ((b = 1; b <= boots; b++)); do
+	boot base "$b"
+	boot patched "$b"
+done
+
+# CSV rows, and the per-setting lists.
+declare -A ALL
+while read -r bt _ k s r _ _ p; do
+	b=${bt#boot=} k=${k#kernel=} s=${s#setting=} r=${r#run=} p=${p#ps=}
+	echo "$k,cost,$s,$r,boot$b,ps_per_call,$p" >>"$csv"
+	ALL[$k/$s]+=" $p"
+done <"$runs"
+
+# stats LIST: "median (min-max) n=N"
+stats() {
+	sort -n <<<"$(tr ' ' '\n' <<<"$1" | sed '/^$/d')" | awk '
+		{ v[NR] = $1 }
+		END { if (NR == 0) { print "no runs"; exit }
+		      printf "%d (%d-%d) n=%d\n", v[int((NR + 1) / 2)], v[1], v[NR], NR }'
+}
+med() { stats "$1" | cut -d' ' -f1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
+
+say "== timed: ps per cond_resched() call, all runs of all boots (${boots} boots per kernel, alternating;"
+say "   $rounds rounds of $loops calls a boot), median (min-max), ratio of medians to base"
+mb=$(med "${ALL[base/base]-}")
+for ks in base/base base/base-aa patched/0 patched/0-aa patched/256; do
+	printf -v line '%-20s %-24s x base %s' "$ks" "$(stats "${ALL[$ks]-}")" "$(ratio "$(med "${ALL[$ks]-}")" "$mb")"
+	say "$line"
+done
+say
+say "-- per boot: median ps per call (base, base-aa | 0, 0-aa, 256)"
+for ((b = 1; b <= boots; b++)); do
+	line="boot $b:"
+	for ks in base/base base/base-aa patched/0 patched/0-aa patched/256; do
+		l=$(awk -v b="$b" -v k="${ks%/*}" -v s="${ks#*/}" \
+			'$1 == "boot=" b && $3 == "kernel=" k && $4 == "setting=" s { sub(/ps=/, "", $8); print $8 }' "$runs" | tr '\n' ' ')
+		line="$line $(med "$l")"
+		[ "$ks" = base/base-aa ] && line="$line |"
+	done
+	say "$line"
+done
+say
+m0=$(med "${ALL[patched/0]-}") m256=$(med "${ALL[patched/256]-}")
+say "base : patched limit 0 : patched limit 256 = 1 : $(ratio "$m0" "$mb") : $(ratio "$m256" "$mb")"
+say "limit 256 against limit 0 (same boots): $(ratio "$m256" "$m0")"
+say "A/A spreads (base-aa x base, 0-aa x 0): $(ratio "$(med "${ALL[base/base-aa]-}")" "$mb"), $(ratio "$(med "${ALL[patched/0-aa]-}")" "$m0")"
+say "TCG times the emulator, not a CPU: the instruction counts above are the exact answer;"
+say "the timed ratios only show whether anything beyond them is measurable here."
+progress "done; report $txt, CSV $csv"
+exit $rc
