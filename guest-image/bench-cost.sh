@@ -6,10 +6,10 @@
 # 1. Static (cost-static.sh): the instructions and bytes one
 #    cond_resched() executes when nothing is to be done, on both vmlinux
 #    files, with the limit off and at 256. Host load does not enter into it.
-# 2. Timed: boots alternating base and patched, COST_BOOTS (3) of each
+# 2. Timed: boots alternating base and patched, COST_BOOTS (5) of each
 #    (base, patched, base, patched, ...), each running tests/bench-cost:
 #    a tight cond_resched() loop on CPU 1 (COST_LOOPS, 20000000 calls a
-#    run, COST_ROUNDS, 5, rounds; the patched kernel rotates the limit 0,
+#    run, COST_ROUNDS, 7, rounds; the patched kernel rotates the limit 0,
 #    0 again and 256). rcuqs.service is masked in both, so that nothing
 #    but the bench sets a tunable.
 #
@@ -26,7 +26,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
 RESULTS=${RESULTS:-$BUILD/results}
-boots=${COST_BOOTS:-3} rounds=${COST_ROUNDS:-5} loops=${COST_LOOPS:-20000000}
+boots=${COST_BOOTS:-5} rounds=${COST_ROUNDS:-7} loops=${COST_LOOPS:-20000000}
 lock=${RCUQS_LOCK:-}
 txt=$RESULTS/bench-cost.txt csv=$RESULTS/bench-cost.csv
 for x in "$boots" "$rounds" "$loops"; do
@@ -97,6 +97,7 @@ stats() {
 		      printf "%d (%d-%d) n=%d\n", v[int((NR + 1) / 2)], v[1], v[NR], NR }'
 }
 med() { stats "$1" | cut -d' ' -f1; }
+lo() { stats "$1" | sed 's/.*(\([0-9]*\)-.*/\1/'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
 
 say "== timed: ps per cond_resched() call, all runs of all boots (${boots} boots per kernel, alternating;"
@@ -107,7 +108,9 @@ for ks in base/base base/base-aa patched/0 patched/0-aa patched/256; do
 	say "$line"
 done
 say
-say "-- per boot: median ps per call (base, base-aa | 0, 0-aa, 256)"
+say "-- per boot pair (base boot N, then patched boot N): median ps per call"
+say "   (base, base-aa | 0, 0-aa, 256), and the pair's ratios to its base"
+pr0="" pr256=""
 for ((b = 1; b <= boots; b++)); do
 	line="boot $b:"
 	for ks in base/base base/base-aa patched/0 patched/0-aa patched/256; do
@@ -115,12 +118,24 @@ for ((b = 1; b <= boots; b++)); do
 			'$1 == "boot=" b && $3 == "kernel=" k && $4 == "setting=" s { sub(/ps=/, "", $8); print $8 }' "$runs" | tr '\n' ' ')
 		line="$line $(med "$l")"
 		[ "$ks" = base/base-aa ] && line="$line |"
+		[ "$ks" = base/base ] && pb=$(med "$l")
+		[ "$ks" = patched/0 ] && p0=$(med "$l")
+		[ "$ks" = patched/256 ] && p256=$(med "$l")
 	done
-	say "$line"
+	r0=$(ratio "$p0" "$pb") r256=$(ratio "$p256" "$pb")
+	pr0="$pr0 $r0" pr256="$pr256 $r256"
+	say "$line   0 x base $r0, 256 x base $r256, 256 x 0 $(ratio "$p256" "$p0")"
 done
 say
 m0=$(med "${ALL[patched/0]-}") m256=$(med "${ALL[patched/256]-}")
 say "base : patched limit 0 : patched limit 256 = 1 : $(ratio "$m0" "$mb") : $(ratio "$m256" "$mb")"
+# rstats LIST: "median (min-max)" of decimal ratios
+rstats() { tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 }
+	END { printf "%s (%s-%s)", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+say "the same per boot pair (the host drifts between boots; a pair's boots are"
+say "  neighbours in time): limit 0 x base $(rstats "$pr0"), limit 256 x base $(rstats "$pr256")"
+say "the same by the fastest run of each (what the code costs when nothing else"
+say "  takes the host's CPU): 1 : $(ratio "$(lo "${ALL[patched/0]-}")" "$(lo "${ALL[base/base]-}")") : $(ratio "$(lo "${ALL[patched/256]-}")" "$(lo "${ALL[base/base]-}")")"
 say "limit 256 against limit 0 (same boots): $(ratio "$m256" "$m0")"
 say "A/A spreads (base-aa x base, 0-aa x 0): $(ratio "$(med "${ALL[base/base-aa]-}")" "$mb"), $(ratio "$(med "${ALL[patched/0-aa]-}")" "$m0")"
 say "TCG times the emulator, not a CPU: the instruction counts above are the exact answer;"
