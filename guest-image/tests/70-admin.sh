@@ -5,7 +5,8 @@
 # every shipped profile, each verified and read back from sysfs; the
 # template unit switches too; status shows the counters moving under the
 # rcuqs_loop module as the profile predicts; params shows the kernel's own
-# descriptions.
+# descriptions; a switch restores what the previous profile set, and
+# 'off' undoes everything.
 . "$RCUQS_LIB/lib.sh"
 
 # The package is in place.
@@ -114,6 +115,36 @@ done
 diag "$out"
 diag "params --json description_from: $(grep -o '"description_from":"[^"]*"' <<<"$json" | tr '\n' ' ')"
 
+# Switching restores what the previous profile set and the next does not;
+# 'off' puts every parameter back to its value before rcuqs and removes
+# the record and boot form, on the real kernel.
+stall=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+orig_stall=$(cat $stall) orig_limit=$(param cond_resched_qs_limit) orig_fqs=$(param jiffies_till_next_fqs)
+mkdir -p /etc/rcuqs/profiles
+printf 'include=latency\nrcupdate.rcu_cpu_stall_timeout=%s\n' $((orig_stall + 9)) \
+	>/etc/rcuqs/profiles/stall.profile
+rcuqs-ctl set-profile stall >/dev/null 2>&1 || nok "set-profile stall"
+is "$(cat $stall)" $((orig_stall + 9)) "set-profile stall: the stall timeout is set"
+out=$(rcuqs-ctl set-profile throughput 2>&1)
+is "$(cat $stall)" "$orig_stall" "switching to throughput puts the stall timeout back to $orig_stall: $(grep stall <<<"$out")"
+out=$(rcuqs-ctl verify 2>&1)
+check "verify matches after the switch: $out" test $? = 0
+rcuqs-ctl set rcutree.jiffies_till_next_fqs=$((orig_fqs + 2)) >/dev/null 2>&1 || nok "set jiffies_till_next_fqs"
+out=$(rcuqs-ctl off 2>&1)
+check "off: exit 0" test $? = 0
+diag "$out"
+is "$(param cond_resched_qs_limit)" "$orig_limit" "off: cond_resched_qs_limit back to $orig_limit"
+is "$(param jiffies_till_sched_qs)" auto "off: jiffies_till_sched_qs back to auto"
+is "$(param jiffies_till_next_fqs)" "$orig_fqs" "off: jiffies_till_next_fqs (an ad-hoc set) back to $orig_fqs"
+is "$(cat $stall)" "$orig_stall" "off: the stall timeout stays $orig_stall"
+for f in /etc/rcuqs/active /etc/rcuqs/original /etc/default/grub.d/rcuqs.cfg; do
+	check "off removed $f" test ! -e $f
+done
+out=$(rcuqs-ctl off 2>&1)
+is "$out" "nothing to undo: rcuqs has no record of a change" "off again: nothing to undo"
+rm -f /etc/rcuqs/profiles/stall.profile
+
 # Leave the boot as it found it.
 rcuqs-ctl set-profile default >/dev/null 2>&1
+rcuqs-ctl off >/dev/null 2>&1
 rm -f /etc/rcuqs/active
