@@ -24,6 +24,11 @@ check "enabled from [Install]: $(stat -c %N $link 2>&1)" \
 out=$(rcuqs-ctl --version 2>&1)
 check "rcuqs-ctl runs in the guest (libkmod found): $out" test -n "$out"
 
+# The values before rcuqs first writes anything ('off' must restore them).
+boot_limit=$(param cond_resched_qs_limit) boot_jtsq=$(param jiffies_till_sched_qs)
+boot_fqs=$(param jiffies_till_next_fqs)
+boot_stall=$(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)
+
 # No recorded profile: skipped by its condition, not failed.
 check "no /etc/rcuqs/active in this boot" test ! -e /etc/rcuqs/active
 is "$(unit_prop rcuqs.service ConditionResult)" no "rcuqs.service: ConditionResult=no"
@@ -119,7 +124,7 @@ diag "params --json description_from: $(grep -o '"description_from":"[^"]*"' <<<
 # 'off' puts every parameter back to its value before rcuqs and removes
 # the record and boot form, on the real kernel.
 stall=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
-orig_stall=$(cat $stall) orig_limit=$(param cond_resched_qs_limit) orig_fqs=$(param jiffies_till_next_fqs)
+orig_stall=$(cat $stall) orig_fqs=$(param jiffies_till_next_fqs)
 mkdir -p /etc/rcuqs/profiles
 printf 'include=latency\nrcupdate.rcu_cpu_stall_timeout=%s\n' $((orig_stall + 9)) \
 	>/etc/rcuqs/profiles/stall.profile
@@ -133,10 +138,10 @@ rcuqs-ctl set rcutree.jiffies_till_next_fqs=$((orig_fqs + 2)) >/dev/null 2>&1 ||
 out=$(rcuqs-ctl off 2>&1)
 check "off: exit 0" test $? = 0
 diag "$out"
-is "$(param cond_resched_qs_limit)" "$orig_limit" "off: cond_resched_qs_limit back to $orig_limit"
-is "$(param jiffies_till_sched_qs)" auto "off: jiffies_till_sched_qs back to auto"
-is "$(param jiffies_till_next_fqs)" "$orig_fqs" "off: jiffies_till_next_fqs (an ad-hoc set) back to $orig_fqs"
-is "$(cat $stall)" "$orig_stall" "off: the stall timeout stays $orig_stall"
+is "$(param cond_resched_qs_limit)" "$boot_limit" "off: cond_resched_qs_limit back to its boot value $boot_limit"
+is "$(param jiffies_till_sched_qs)" "$boot_jtsq" "off: jiffies_till_sched_qs back to its boot value $boot_jtsq"
+is "$(param jiffies_till_next_fqs)" "$boot_fqs" "off: jiffies_till_next_fqs (an ad-hoc set) back to $boot_fqs"
+is "$(cat $stall)" "$boot_stall" "off: the stall timeout back to its boot value $boot_stall"
 for f in /etc/rcuqs/active /etc/rcuqs/original /etc/default/grub.d/rcuqs.cfg; do
 	check "off removed $f" test ! -e $f
 done
