@@ -438,18 +438,12 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return exit_status(fd);
 	if ((r = original_read(ctx, orig)) < 0)
 		goto out;
-	for (size_t i = 0; i < N_TUNABLES; i++) {
-		if (!orig[i][0])
-			continue;
-		if (!sysfs_exists(ctx, tunables[i].sysfs)) {
-			gone[ngone++] = &tunables[i];
-			continue;
-		}
-		memset(&c[n], 0, sizeof(c[n]));
-		c[n].t = &tunables[i];
-		c[n].value = orig[i];
-		c[n].restore = true;
-		n++;
+	/* Every recorded parameter back, but those the running kernel lacks. */
+	for (size_t i = 0, all = changes_add_restores(c, 0, orig); i < all; i++) {
+		if (sysfs_exists(ctx, c[i].t->sysfs))
+			c[n++] = c[i];
+		else
+			gone[ngone++] = c[i].t;
 	}
 	if ((r = bootcfg_prepare_off(ctx, &grub, &kcmd, &have_kcmdline)) < 0)
 		goto out;
