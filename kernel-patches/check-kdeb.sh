@@ -19,23 +19,10 @@ tap=${1:?usage: check-kdeb.sh TAPFILE}
 : "${BUILD:=$top/build}"
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 scratch=$BUILD/kdeb-check
-n=0
-failed=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-: >"$tap.tmp"
-
-ok() { # ok STATUS DESCRIPTION [DIAGNOSTIC-FILE]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2" >>"$tap.tmp"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2" >>"$tap.tmp"
-		[ -n "${3:-}" ] && sed 's/^/# /' "$3" | head -40 >>"$tap.tmp"
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2" >>"$tap.tmp"; }
+: >"$tap"
+. "$here/../scripts/tap.sh"
 
 # has FILE STRING...: every STRING is in FILE (fixed strings); else say which.
 has() {
@@ -62,7 +49,7 @@ case $v in
 esac
 rc=$?
 echo "SERIES_VERSION=$v; cover letter: $subj" >"$out"
-ok $rc "SERIES_VERSION ($v) agrees with the cover letter's subject" "$out"
+result $rc "SERIES_VERSION ($v) agrees with the cover letter's subject" "$out"
 
 # Lean default.
 mk -n -C "$here" kernel-deb BUILD="$b" >"$out" 2>&1
@@ -71,7 +58,7 @@ rc=$?
 	" -rcuqs$v-lean " "O=$b/kdeb-lean " " bindeb-pkg" "$b/\${p}_*.deb" \
 	"$b/kdeb-lean/include/config/kernel.release" "hours on 2 cores" || rc=1
 [ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
-ok $rc "make -n kernel-deb: lean config, -rcuqs$v-lean, O=\$BUILD/kdeb-lean, packages in \$BUILD, nothing created" "$out"
+result $rc "make -n kernel-deb: lean config, -rcuqs$v-lean, O=\$BUILD/kdeb-lean, packages in \$BUILD, nothing created" "$out"
 
 # KCONFIG, given relative from the top folder as an administrator would.
 mkdir -p "$scratch/etc"
@@ -91,7 +78,7 @@ else
 		"from $scratch/etc/config-6.1.0-99-amd64, local version -rcuqs$v," || rc=1
 	grep -q -- '-lean' "$out" && { echo "lean in a KCONFIG build" >>"$out"; rc=1; }
 	[ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
-	ok $rc "make -n kernel-deb KCONFIG=<relative>: absolute path, -rcuqs$v, O=\$BUILD/kdeb-<config name>, nothing created" "$out"
+	result $rc "make -n kernel-deb KCONFIG=<relative>: absolute path, -rcuqs$v, O=\$BUILD/kdeb-<config name>, nothing created" "$out"
 fi
 
 # Bad KCONFIGs: refused by name, before anything is created.
@@ -110,7 +97,7 @@ for case in "$scratch/etc/missing:does not exist" "$scratch/etc:is not a regular
 		has "$out" "KCONFIG=$k $why" && rc=0 || rc=1
 	fi
 	[ -e "$b" ] && { echo "created $b" >>"$out"; rc=1; }
-	ok $rc "kernel-deb refuses KCONFIG=$k ($why), nothing created" "$out"
+	result $rc "kernel-deb refuses KCONFIG=$k ($why), nothing created" "$out"
 done
 # Through the top Makefile: refused before install-deps.sh runs.
 (cd "$top" && mk kernel-deb BUILD="$b" KCONFIG="$scratch/etc/missing") >"$out" 2>&1
@@ -120,7 +107,7 @@ if [ $rc = 0 ]; then echo accepted >>"$out"; rc=1; else
 	grep -q 'install-deps' "$out" && { echo "install-deps.sh ran" >>"$out"; rc=1; }
 fi
 [ -e "$b" ] && { echo "created $b" >>"$out"; rc=1; }
-ok $rc "make kernel-deb (top) refuses a missing KCONFIG before installing packages" "$out"
+result $rc "make kernel-deb (top) refuses a missing KCONFIG before installing packages" "$out"
 cp "$scratch/etc/config-6.1.0-99-amd64" "$scratch/etc/unreadable"
 chmod 000 "$scratch/etc/unreadable"
 # root reads any file: ask as root without the capabilities that let it
@@ -135,7 +122,7 @@ else
 		BUILD="$b" KCONFIG="$scratch/etc/unreadable" >"$out" 2>&1
 	rc=$?
 	[ $rc != 0 ] && has "$out" "KCONFIG=$scratch/etc/unreadable is not readable" && rc=0 || rc=1
-	ok $rc "kernel-deb refuses an unreadable KCONFIG, nothing created" "$out"
+	result $rc "kernel-deb refuses an unreadable KCONFIG, nothing created" "$out"
 fi
 
 # kdeb-config.sh --fix with scripts/config from the pristine tree that
@@ -165,9 +152,9 @@ EOF
 		'CONFIG_SYSTEM_TRUSTED_KEYS=""' 'CONFIG_MODULE_SIG_KEY="certs/signing_key.pem"' \
 		'CONFIG_SYSTEM_REVOCATION_KEYS="/etc/local/revoked.pem"' \
 		'CONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/debian-uefi-certs.pem" is Debian' || rc=1
-	ok $rc "kdeb-config.sh --fix: local version, Debian's certificates blanked, the administrator's kept" "$out"
+	result $rc "kdeb-config.sh --fix: local version, Debian's certificates blanked, the administrator's kept" "$out"
 else
-	ok 1 "scripts/config from $BUILD/patch-check or $TARBALL" "$out"
+	result 1 "scripts/config from $BUILD/patch-check or $TARBALL" "$out"
 fi
 
 # Packages left by a real 'make kernel-deb' in $BUILD, if any.
@@ -216,11 +203,8 @@ else
 	fi
 	ls "$BUILD"/linux-libc-dev_*rcuqs*.deb >/dev/null 2>&1 &&
 		{ echo "a linux-libc-dev package was left in $BUILD" >>"$out"; rc=1; }
-	ok $rc "$(basename "$img"): $pkg $ver, /boot/vmlinuz-$r says $r, the series' symbols, headers beside it, no linux-libc-dev" "$out"
+	result $rc "$(basename "$img"): $pkg $ver, /boot/vmlinuz-$r says $r, the series' symbols, headers beside it, no linux-libc-dev" "$out"
 fi
 
 rm -rf "$scratch"
-{ echo "1..$n"; cat "$tap.tmp"; } >"$tap"
-rm -f "$tap.tmp"
-cat "$tap"
-[ "$failed" -eq 0 ]
+tap_end kernel-deb

@@ -19,37 +19,17 @@ tap=${1:?usage: check-patches.sh TAPFILE}
 : "${BUILD:=$(cd "$here/.." && pwd)/build}"
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 scratch=$BUILD/patch-check
-n=0
-failed=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-: >"$tap.tmp"
-
-ok() { # ok STATUS DESCRIPTION [DIAGNOSTIC-FILE]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2" >>"$tap.tmp"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2" >>"$tap.tmp"
-		[ -n "${3:-}" ] && sed 's/^/# /' "$3" | head -40 >>"$tap.tmp"
-	fi
-}
-
-finish() {
-	{ echo "1..$n"; cat "$tap.tmp"; } >"$tap"
-	rm -f "$tap.tmp"
-	cat "$tap"
-	[ "$failed" -eq 0 ]
-	exit $?
-}
+: >"$tap"
+. "$here/../scripts/tap.sh"
 
 patches=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$here/series" 2>/dev/null)
 total=$(echo "$patches" | grep -c .)
 if [ "$total" -eq 0 ]; then
 	echo "series is empty or missing" >"$out"
-	ok 1 "series lists patches" "$out"
-	finish
+	result 1 "series lists patches" "$out"
+	tap_end patches
 fi
 
 # Mail form.
@@ -67,7 +47,7 @@ for p in $patches; do
 		grep -q '^Signed-off-by: .*<.*@.*>' "$f" || echo "$p: no Signed-off-by:" >>"$out"
 		grep -q '^diff --git a/' "$f" || echo "$p: no diff" >>"$out"
 	fi
-	[ -s "$out" ]; ok $((1 - $?)) "$p: mail form, [PATCH $i/$total], Signed-off-by" "$out"
+	[ -s "$out" ]; result $((1 - $?)) "$p: mail form, [PATCH $i/$total], Signed-off-by" "$out"
 done
 
 # Pristine files: scripts/ and the files the series modifies.
@@ -78,8 +58,8 @@ if ! tar -C "$scratch/tree" --strip-components=1 -xf "$TARBALL" \
 	linux-source-6.1/scripts linux-source-6.1/COPYING linux-source-6.1/CREDITS \
 	linux-source-6.1/Kbuild linux-source-6.1/README \
 	$(echo "$members" | sed 's,^,linux-source-6.1/,') >"$out" 2>&1; then
-	ok 1 "extract pristine files from $TARBALL" "$out"
-	finish
+	result 1 "extract pristine files from $TARBALL" "$out"
+	tap_end patches
 fi
 # checkpatch.pl's top_of_kernel_tree() looks for these.
 for d in Documentation arch include drivers fs init ipc kernel lib; do
@@ -91,10 +71,10 @@ cp -a "$scratch/tree" "$scratch/am"
 
 # checkpatch --strict: zero errors, warnings and checks.
 for p in $patches; do
-	[ -f "$here/$p" ] || { echo "missing" >"$out"; ok 1 "$p: checkpatch --strict clean" "$out"; continue; }
+	[ -f "$here/$p" ] || { echo "missing" >"$out"; result 1 "$p: checkpatch --strict clean" "$out"; continue; }
 	(cd "$scratch/tree" && perl scripts/checkpatch.pl --strict --color=never "$here/$p") >"$out" 2>&1
 	grep -q '^total: 0 errors, 0 warnings, 0 checks' "$out"
-	ok $? "$p: checkpatch --strict: $(grep '^total:' "$out" | sed 's/, [0-9]* lines checked//')" "$out"
+	result $? "$p: checkpatch --strict: $(grep '^total:' "$out" | sed 's/, [0-9]* lines checked//')" "$out"
 done
 
 # patch -p1 in order, no fuzz.
@@ -102,7 +82,7 @@ for p in $patches; do
 	(cd "$scratch/tree" && patch -p1 -F0 -N --no-backup-if-mismatch <"$here/$p") >"$out" 2>&1
 	rc=$?
 	grep -qi 'offset\|fuzz' "$out" && rc=1
-	ok $rc "$p: applies with patch -p1 in series order, no fuzz or offset" "$out"
+	result $rc "$p: applies with patch -p1 in series order, no fuzz or offset" "$out"
 done
 
 # git am of the whole series.
@@ -116,11 +96,11 @@ done
 	done &&
 	test "$(git rev-list --count HEAD)" -eq $((total + 1))
 ) >"$out" 2>&1
-ok $? "series applies with git am ($total commits)" "$out"
+result $? "series applies with git am ($total commits)" "$out"
 
 # Same result both ways.
 diff -r --no-dereference -x .git "$scratch/tree" "$scratch/am" >"$out" 2>&1
-ok $? "patch -p1 and git am give the same tree" "$out"
+result $? "patch -p1 and git am give the same tree" "$out"
 
 # check-config.sh fails when an option did not end up as asked.
 printf 'CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=m\n' >"$scratch/frag"
@@ -129,6 +109,6 @@ printf 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_C=y\n' >"$scratch/bad"
 rc=0
 "$here/check-config.sh" "$scratch/good" "$scratch/frag" >"$out" 2>&1 || rc=1
 "$here/check-config.sh" "$scratch/bad" "$scratch/frag" >>"$out" 2>&1 && rc=1
-ok $rc "check-config.sh accepts a matching .config and rejects a mismatching one" "$out"
+result $rc "check-config.sh accepts a matching .config and rejects a mismatching one" "$out"
 
-finish
+tap_end patches

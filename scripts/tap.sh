@@ -1,4 +1,5 @@
-# tap.sh: TAP helpers for the host-side check scripts (man, units).
+# tap.sh: TAP helpers for the host-side check scripts (man, units, patches,
+# kernel-deb, deb, tuned).
 # Source it after setting $tap (the results file) and truncating it; it
 # counts tests in $n and failures in $failed, and tap_end prints the plan
 # and fails when a test failed.
@@ -15,6 +16,11 @@ not_ok() {
 	return 0
 }
 skip() { n=$((n + 1)); out "ok $n - $1 # SKIP $2"; }
+# result STATUS NAME [FILE]: ok when STATUS is 0, else a failure whose
+# diagnostic is the first 40 lines of FILE.
+result() {
+	if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2" "$([ -n "${3-}" ] && head -40 "$3")"; fi
+}
 # check NAME COMMAND...: one test; the command's output explains a failure.
 check() {
 	name=$1
