@@ -5,9 +5,9 @@
 # guest needed) and prints unnumbered TAP lines:
 #   - __cond_resched() reaches its first return through exactly one NOP
 #     (2-byte 66 90 or 5-byte 0f 1f 44 00 00, the jump-label forms) and
-#     with no call into the limit's code;
-#   - the limit's calls (__rcu_cond_resched_qs_due, rcu_cond_resched_qs)
-#     are still in the function, out of line, behind that NOP.
+#     with nothing of the limit (no countdown, no call);
+#   - the limit's countdown and its call (rcu_cond_resched_qs) are still
+#     in the function, out of line, behind that NOP.
 set -uo pipefail
 v=${1:?usage: check-nop.sh VARIANT}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,20 +24,21 @@ fi
 head=$(awk '{ print } /\tret/ { exit }' <<<"$dis")
 tail=$(awk 'f { print } /\tret/ { f = 1 }' <<<"$dis")
 nops=$(grep -cE ':\s+(66 90 |0f 1f 44 00 00 )' <<<"$head")
-limit_calls='call .*<(__rcu_cond_resched_qs_due|rcu_cond_resched_qs)>'
+limit_calls='call .*<rcu_cond_resched_qs>'
+countdown='<rcu_cond_resched_qs_countdown>'
 rc=0
-if [ "$nops" = 1 ] && ! grep -qE "$limit_calls" <<<"$head"; then
-	echo "ok - [nop] $v: limit off, __cond_resched() fast path has one jump-label NOP and no call into the limit"
+if [ "$nops" = 1 ] && ! grep -qE "$limit_calls|$countdown" <<<"$head"; then
+	echo "ok - [nop] $v: limit off, __cond_resched() fast path has one jump-label NOP and nothing of the limit"
 else
-	echo "not ok - [nop] $v: limit off, __cond_resched() fast path has one jump-label NOP and no call into the limit"
+	echo "not ok - [nop] $v: limit off, __cond_resched() fast path has one jump-label NOP and nothing of the limit"
 	echo "# $nops NOP(s) before the first ret; fast path:"
 	sed 's/^/#   /' <<<"$head"
 	rc=1
 fi
-if grep -qE "$limit_calls" <<<"$tail"; then
-	echo "ok - [nop] $v: the limit's calls sit out of line, after the fast path's return"
+if grep -qE "$limit_calls" <<<"$tail" && grep -q "$countdown" <<<"$tail"; then
+	echo "ok - [nop] $v: the limit's countdown and call sit out of line, after the fast path's return"
 else
-	echo "not ok - [nop] $v: the limit's calls sit out of line, after the fast path's return"
+	echo "not ok - [nop] $v: the limit's countdown and call sit out of line, after the fast path's return"
 	sed 's/^/#   /' <<<"$dis" | head -40
 	rc=1
 fi

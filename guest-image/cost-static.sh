@@ -7,8 +7,8 @@
 #
 # The path is traced through objdump's disassembly from __cond_resched's
 # entry to its return, into every function it calls on the way
-# (rcu_all_qs, and with the limit __rcu_cond_resched_qs_due and, every
-# 256th call, rcu_cond_resched_qs). Conditional branches go the way the
+# (rcu_all_qs, and with the limit, every 256th call, rcu_cond_resched_qs).
+# The limit's countdown itself is inline in __cond_resched. Conditional branches go the way the
 # tight loop takes them; the compiler's layout does not say which way
 # that is, so each path below lists its decisions (T taken, N not) in the
 # order the branches come, and the trace, printed with each branch's
@@ -18,8 +18,8 @@
 #
 # The jump-label NOP in __cond_resched (2-byte 66 90 or 5-byte 0f 1f 44 00
 # 00) is a NOP with the limit off; with the limit on, the kernel patches
-# it into a jump of the same length to the limit's out-of-line block,
-# which starts at the call to __rcu_cond_resched_qs_due.
+# it into a jump of the same length to the limit's out-of-line block.
+# That block's address is the NOP's entry in __jump_table.
 #
 # Prints a report on stdout; -c appends CSV rows
 # (kernel,bench,setting,round,where,measure,value) to CSV.
@@ -32,7 +32,7 @@ for f in "$base" "$patched"; do
 	[ -f "$f" ] || { echo "cost-static: $f missing" >&2; exit 2; }
 done
 
-FUNCS="__cond_resched rcu_all_qs __rcu_cond_resched_qs_due rcu_cond_resched_qs"
+FUNCS="__cond_resched rcu_all_qs rcu_cond_resched_qs"
 
 # dis VMLINUX: the functions above, one instruction a line (no wrapped
 # byte lines: --insn-width), those the kernel has.
@@ -44,10 +44,40 @@ dis() {
 	done
 }
 
-# trace VMLINUX-DISASSEMBLY KEY(on|off) DECISIONS: prints the path and, last,
-# "RESULT insns bytes calls taken".
+# jl_target VMLINUX ADDR: the jump target (hex) of the jump label whose
+# site is at ADDR (hex), read from __jump_table. x86-64 entries are
+# relative: s32 code, s32 target, each from its own field, then a long key.
+jl_target() {
+	local v=$1 addr=$((16#$2)) start stop name a off i=0 e c t
+	local -a w
+	start=$((16#$(nm "$v" | awk '$3 == "__start___jump_table" { print $1 }')))
+	stop=$((16#$(nm "$v" | awk '$3 == "__stop___jump_table" { print $1 }')))
+	# The file offset of start: through the section that holds it.
+	while read -r name a off; do
+		a=$((16#$a)) off=$((16#$off))
+		if [ "$start" -ge "$a" ] && [ "$start" -lt $((a + 16#$(readelf -SW "$v" |
+			awk -v n="$name" '$2 == n || $3 == n { print $(NF - 5) }' | head -1))) ]; then
+			break
+		fi
+		name=
+	done < <(readelf -SW "$v" | sed -n 's/^ *\[ *[0-9]*\] *\([^ ]*\) *[A-Z_]* *\([0-9a-f]\{16\}\) \([0-9a-f]*\) .*/\1 \2 \3/p')
+	[ -n "$name" ] || return 1
+	read -r -a w < <(od -An -v -t d4 -j $((off + start - a)) -N $((stop - start)) "$v" | tr -s ' \n' '  ')
+	while [ $((i * 4 + 1)) -lt ${#w[@]} ]; do
+		e=$((start + 16 * i)) c=${w[i * 4]} t=${w[i * 4 + 1]}
+		if [ $((e + c)) = "$addr" ]; then
+			printf '%x\n' $((e + 4 + t))
+			return 0
+		fi
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# trace VMLINUX-DISASSEMBLY KEY(on|off) DECISIONS [JUMP-LABEL-TARGET]: prints
+# the path and, last, "RESULT insns bytes calls taken".
 trace() {
-	awk -v key="$2" -v dec="$3" '
+	awk -v key="$2" -v dec="$3" -v jt="${4-}" '
 	# hex S: the low 28 bits of the hex number S. mawk has no strtonum,
 	# and turns numbers of 2^31 and more into array keys through CONVFMT
 	# ("%.6g"), so that neighbours collide; the traced functions lie in
@@ -70,8 +100,6 @@ trace() {
 		b = c[2]; sub(/ +$/, "", b)
 		nb = split(b, bb, " ")
 		len[pc] = nb; bytes[pc] = b; text[pc] = c[3]; infn[pc] = fn; as[pc] = a
-		if (text[pc] ~ /call .*<__rcu_cond_resched_qs_due>/ && fn == "__cond_resched")
-			limit_block = pc
 		next
 	}
 	END {
@@ -91,9 +119,9 @@ trace() {
 			if (match(t, /[0-9a-f]+ </)) { s = substr(t, RSTART, RLENGTH - 2); tgt = hex(s) }
 			if (infn[pc] == "__cond_resched" && (bytes[pc] == "66 90" || bytes[pc] == "0f 1f 44 00 00")) {
 				if (key == "on") {
-					if (!limit_block) { print "ERROR no out-of-line limit block"; exit 1 }
-					note = "jump label: patched to jmp " as[limit_block] " (limit on)"
-					next_pc = limit_block; taken++
+					if (jt == "") { print "ERROR no __jump_table entry for the jump label"; exit 1 }
+					note = "jump label: patched to jmp " jt " (limit on)"
+					next_pc = hex(jt); taken++
 				} else {
 					note = "jump label: NOP (limit off)"
 				}
@@ -125,24 +153,32 @@ trace() {
 
 db=$(dis "$base")
 dp=$(dis "$patched")
-grep -q '<__rcu_cond_resched_qs_due>:' <<<"$db" &&
+grep -q '<rcu_cond_resched_qs>:' <<<"$db" &&
 	{ echo "cost-static: $base has the series; want a kernel without it" >&2; exit 1; }
-grep -q '<__rcu_cond_resched_qs_due>:' <<<"$dp" ||
-	{ echo "cost-static: $patched lacks the series (no __rcu_cond_resched_qs_due)" >&2; exit 1; }
+grep -q '<rcu_cond_resched_qs>:' <<<"$dp" ||
+	{ echo "cost-static: $patched lacks the series (no rcu_cond_resched_qs)" >&2; exit 1; }
+# The limit's jump label: the NOP in __cond_resched, and where it jumps.
+nop=$(sed -n '/<__cond_resched>:$/,/^$/p' <<<"$dp" |
+	sed -n 's/^ *\([0-9a-f]*\):\t\(66 90\|0f 1f 44 00 00\) *\t.*/\1/p')
+[ "$(wc -w <<<"$nop")" = 1 ] ||
+	{ echo "cost-static: want one jump-label NOP in $patched's __cond_resched, found: ${nop:-none}" >&2; exit 1; }
+jt=$(jl_target "$patched" "$nop") ||
+	{ echo "cost-static: no __jump_table entry for $nop in $patched" >&2; exit 1; }
 
 # name|kernel|setting|key|decisions|what
 # Decisions, in path order (PREEMPT_NONE test kernel, gcc 12):
 #   __cond_resched: should_resched(0) false (preempt count non-zero) N;
 #   rcu_all_qs: rcu_urgent_qs clear T (to its early return);
-#   __rcu_cond_resched_qs_due: limit non-zero N; back in __cond_resched:
-#   not due T (255 calls in 256) or due N (every 256th);
-#   rcu_cond_resched_qs (no grace period waiting on this CPU): preempt
-#   count zero N, irqs on N, no new grace period N, no QS needed T,
-#   rcu_urgent_qs clear T, no new grace period N, irqs were on N.
+#   the countdown, after the jump label: not due T (255 calls in 256, back
+#   to the return) or due N (every 256th);
+#   rcu_cond_resched_qs (no grace period waiting on this CPU): limit
+#   non-zero N, preempt count zero N, irqs on N, not blocking the grace
+#   period N, no QS needed T, rcu_urgent_qs clear T, not blocking N,
+#   irqs were on N.
 paths="base|base|-|off|N T|unpatched __cond_resched
 off|patched|0|off|N T|limit 0: the NOP not taken
-on|patched|256|on|N T N T|limit 256, the 255 calls in 256 that only count
-due|patched|256-due|on|N N N N N T T N N N T|limit 256, every 256th call (rcu_cond_resched_qs)"
+on|patched|256|on|N T T|limit 256, the 255 calls in 256 that only count down
+due|patched|256-due|on|N T N N N N N T T N N|limit 256, every 256th call (rcu_cond_resched_qs)"
 
 declare -A I B C J
 echo "== cond_resched() when nothing is to be done: instructions on the path"
@@ -152,7 +188,7 @@ echo "   (T/N: the decision assumed at each conditional branch)"
 while IFS='|' read -r name kern set key decs what; do
 	d=$dp
 	[ "$kern" = base ] && d=$db
-	out=$(trace "$d" "$key" "$decs")
+	out=$(trace "$d" "$key" "$decs" "$jt")
 	if ! grep -q '^RESULT' <<<"$out"; then
 		echo "cost-static: $what: $(grep ERROR <<<"$out")" >&2
 		printf '%s\n' "$out" | sed 's/^/    /' >&2
