@@ -12,6 +12,11 @@
 #    run, COST_ROUNDS, 7, rounds; the patched kernel rotates the limit 0,
 #    0 again and 256). rcuqs.service is masked in both, so that nothing
 #    but the bench sets a tunable.
+# 3. Native: tools/cost-native runs the same kernels' own __cond_resched()
+#    machine code on the host CPU, in user space (COST_NATIVE_ROUNDS, 15,
+#    rounds of COST_LOOPS calls; the dynamic kernel's 256 against its 0
+#    too when it is built), then again with COST_NATIVE_WORK (16 64 256
+#    1024) iterations of work before each call, where=native-work<N>.
 #
 # Report: $RESULTS/bench-cost.txt; CSV $RESULTS/bench-cost.csv with the
 # columns kernel,bench,setting,round,where,measure,value (bench=cost;
@@ -140,5 +145,48 @@ say "limit 256 against limit 0 (same boots): $(ratio "$m256" "$m0")"
 say "A/A spreads (base-aa x base, 0-aa x 0): $(ratio "$(med "${ALL[base/base-aa]-}")" "$mb"), $(ratio "$(med "${ALL[patched/0-aa]-}")" "$m0")"
 say "TCG times the emulator, not a CPU: the instruction counts above are the exact answer;"
 say "the timed ratios only show whether anything beyond them is measurable here."
+say
+
+# 3. Natively: the kernels' own __cond_resched() code run on the host CPU
+# in user space (tools/cost-native.c; nothing is loaded into the host's
+# kernel), settings interleaved in each round; the dynamic kernel too
+# when it is built (it has no base of its own: its 256 against its 0).
+native=$BUILD/cost-native
+progress "native: the kernels' own __cond_resched() code on the host CPU"
+imgs=("base=$BUILD/kernel-base/vmlinux" "none=$BUILD/kernel-none/vmlinux")
+[ -f "$BUILD/kernel-dynamic/vmlinux" ] && imgs+=("dynamic=$BUILD/kernel-dynamic/vmlinux")
+say "== native: ps per call on the host CPU, the kernels' own machine code (tools/cost-native.c),"
+say "   ${COST_NATIVE_ROUNDS:-15} rounds of $loops calls, settings rotated in each round; median"
+if gcc -O2 -Wall -o "$native" "$here/tools/cost-native.c" &&
+	${lock:+flock "$lock"} "$native" -n "$loops" -r "${COST_NATIVE_ROUNDS:-15}" "${imgs[@]}" >"$txt.native"; then
+	sed -n '/^--/,$p' "$txt.native" | tee -a "$txt"
+	awk -v OFS=, '!/^--/ && NF == 4 {
+		k = $1 == "base" ? "base" : $1 == "none" ? "patched" : $1
+		print k, "cost", $2, $3, "native", "ps_per_call", $4
+	}' "$txt.native" >>"$csv"
+	rm -f "$txt.native"
+else
+	progress "cost-native failed"
+	rc=1
+fi
+# The same with work between the calls, as real loops have: what 256
+# costs as a share of a loop iteration. COST_NATIVE_WORK: iterations of a
+# one-cycle loop before each call (none: skip).
+patched=("${imgs[@]:1}")
+for w in ${COST_NATIVE_WORK-16 64 256 1024}; do
+	say
+	say "-- native, $w work iterations before each call (2000000 calls, 7 rounds)"
+	if "$native" -n 2000000 -r 7 -w "$w" "${patched[@]}" >"$txt.native"; then
+		sed -n '/^--/,$p' "$txt.native" | tail -n +2 | tee -a "$txt"
+		awk -v OFS=, -v w="$w" '!/^--/ && NF == 4 {
+			k = $1 == "none" ? "patched" : $1
+			print k, "cost", $2, $3, "native-work" w, "ps_per_call", $4
+		}' "$txt.native" >>"$csv"
+		rm -f "$txt.native"
+	else
+		progress "cost-native -w $w failed"
+		rc=1
+	fi
+done
 progress "done; report $txt, CSV $csv"
 exit $rc

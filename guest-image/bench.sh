@@ -4,7 +4,10 @@
 # (see tests/bench-latency: grace-period latency per profile with a kernel
 # loop on a nohz_full CPU and on a ticking one, and cond_resched() cost),
 # then once more, also with CPUs 2-3 nohz_full, for bench-open1 (open/close
-# throughput per profile, tests/bench-open1).
+# throughput per profile, tests/bench-open1). Before the boots, on the
+# host, tools/cost-native times the kernel's own __cond_resched() machine
+# code natively (limit 0, 0 again and 256; where=native in the CSV): TCG
+# times the emulator, this times a CPU.
 #
 # Results, in $RESULTS (build/results):
 #   bench.csv                  kernel,bench,setting,round,where,measure,value
@@ -56,6 +59,27 @@ boot() {
 		done | tee "$RESULTS/$prefix-$b-$v.txt"
 	[ "${PIPESTATUS[0]}" = 0 ] || { echo "bench: the $v $b boot did not finish" >&2; rc=1; }
 }
+
+# The native cost: built here, run on the host between boots (no guest
+# runs then), nothing loaded into the host's kernel (see the tool).
+native=$BUILD/cost-native
+if ! gcc -O2 -Wall -o "$native" "$here/tools/cost-native.c"; then
+	echo "bench: cannot build $native" >&2
+	exit 1
+fi
+for v in "$@"; do
+	echo "== $prefix: cond_resched() natively on the host CPU, the $v kernel's code, $(date -u '+%H:%M:%S UTC')"
+	if "$native" -n "$cost" -r "$rounds" "$v=$BUILD/kernel-$v/vmlinux" >"$RESULTS/$prefix-native-$v.txt"; then
+		sed -n '/^--/,$p' "$RESULTS/$prefix-native-$v.txt"
+		awk -v OFS=, '!/^--/ && NF == 4 {
+			s = $2 == "0" ? "limit_0" : $2 == "0-aa" ? "limit_0b" : "limit_" $2
+			print $1, "cost", s, $3, "native", "ps_per_call", $4
+		}' "$RESULTS/$prefix-native-$v.txt" >>"$csv"
+	else
+		echo "bench: cost-native failed on the $v kernel" >&2
+		rc=1
+	fi
+done
 
 for v in "$@"; do
 	args=(rcuqs.bench_rounds=$rounds rcuqs.bench_ms=$lms rcuqs.bench_cost_loops=$cost)
