@@ -17,11 +17,13 @@
 #
 # Measured (make bench, 2026-12-03, see latency.profile for the setup): a
 # cond_resched() loop on a nohz_full CPU holds grace periods as briefly as
-# with latency (p50/p99 16 / 17.8 ms PREEMPT_NONE, 16 / 20.1 ms
-# PREEMPT_DYNAMIC). On open1 (1-4 tasks opening and closing files) it did
-# not reproduce 2014's rise in the grace-period rate here: 5-21 GPs/s
-# against default's 6-23, within the A/A spread, ops/s 0.92-1.10 of
-# default (A/A 0.98-1.16). TCG models no caches or slab contention.
+# with latency (p50/p99 16 / 19.5 ms PREEMPT_NONE, 16 / 18.5 ms
+# PREEMPT_DYNAMIC). On open1 (1-4 tasks opening and closing files) 2014's
+# rise in the grace-period rate showed in some cells of one run (1.38x
+# with 2 tasks on PREEMPT_NONE, 2.00x with 4 on PREEMPT_DYNAMIC, callbacks
+# per grace period down to match) and in none of an earlier one; ops/s
+# stayed within the A/A spread (0.93-1.04 of default, A/A 0.97-1.10). TCG
+# models no caches or slab contention, where 2014's 10% came from.
 include=default
 description=Linux 3.16 behaviour for regression hunting: QS every 256 cond_resched() calls and no early urgent-QS request; trades both profiles' costs for fidelity
 rcutree.cond_resched_qs_limit=256
