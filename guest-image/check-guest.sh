@@ -59,7 +59,11 @@ boot() {	# boot NAME [CMDLINE-ARG...]
 	"$here/run-guest.sh" -o "$body" "$v" "$b" "$@" || rc=1
 	echo "# boot $b: $(($(date +%s) - t0)) s" >>"$body"
 }
-boot cmdline rcutree.jiffies_till_sched_qs=17 rcutree.cond_resched_qs_limit=4096 nohz_full=2-3
+# jiffies_till_sched_qs three times: 0 is refused with a message (10-params),
+# "auto" must not log a computed delay before the FQS delays are known,
+# the last one wins.
+boot cmdline rcutree.jiffies_till_sched_qs=0 rcutree.jiffies_till_sched_qs=auto \
+	rcutree.jiffies_till_sched_qs=17 rcutree.cond_resched_qs_limit=4096 nohz_full=2-3
 boot main
 boot active rcuqs.test_active=latency
 for p in latency throughput; do

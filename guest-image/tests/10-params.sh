@@ -29,6 +29,20 @@ l=$(param cond_resched_qs_limit)
 t=$(param jiffies_to_sched_qs)
 diag "jiffies_till_sched_qs=$j jiffies_to_sched_qs=$t cond_resched_qs_limit=$l"
 
+# The computed delay is logged at boot, never a wrapped one computed from
+# FQS delays not yet initialized (a command-line "auto"), and only once.
+mapfile -t logged < <(dmesg | sed -n 's/.*scheduler-enlistment delay is \(.*\) jiffies.*/\1/p')
+bad=0
+for x in "${logged[@]}"; do
+	[[ $x =~ ^[0-9]+$ ]] && [ "$x" -ge 1 ] && [ "$x" -le $((10 * HZ)) ] || bad=1
+done
+is "$bad" 0 "every computed delay the boot logged is a sane number of jiffies (${logged[*]:-none})"
+check "the computed delay is logged at most once at boot (${#logged[@]})" test "${#logged[@]}" -le 1
+if grep -qw rcutree.jiffies_till_sched_qs=0 /proc/cmdline; then
+	check "rcutree.jiffies_till_sched_qs=0 on the command line is refused with a message" \
+		eval 'dmesg | grep -q "rcutree.jiffies_till_sched_qs=0 ignored"'
+fi
+
 if cj=$(cmdline_arg rcutree.jiffies_till_sched_qs); then
 	is "$j" "$cj" "jiffies_till_sched_qs shows the command-line value $cj"
 	is "$t" "$cj" "jiffies_to_sched_qs is in force at the command-line value $cj"

@@ -22,6 +22,19 @@ setp jiffies_till_sched_qs 40
 setp jiffies_till_sched_qs "auto
 "
 is "$(param jiffies_to_sched_qs)" "$boot_to" "'auto' with a newline (echo) works too"
+# ULONG_MAX is what reads showed for the computed default before 'auto':
+# written back, it means 'auto'.
+setp jiffies_till_sched_qs 40
+setp jiffies_till_sched_qs 18446744073709551615
+is "$(param jiffies_till_sched_qs)/$(param jiffies_to_sched_qs)" "auto/$boot_to" \
+	"18446744073709551615 (ULONG_MAX, the old read of the default) means 'auto'"
+# Runtime writes, 'auto' included, log nothing (rcutorture makes hundreds).
+n0=$(dmesg | grep -c 'scheduler-enlistment delay')
+for i in 1 2 3 4 5 6 7 8; do
+	setp jiffies_till_sched_qs 30
+	setp jiffies_till_sched_qs auto
+done
+is "$(dmesg | grep -c 'scheduler-enlistment delay')" "$n0" "eight runtime writes of 'auto' log nothing"
 
 # 'auto' means computed from the fqs timeouts: jiffies_till_first_fqs +
 # 2 * jiffies_till_next_fqs, floored at HZ/10 + nr_cpu_ids/256.

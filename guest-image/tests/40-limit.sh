@@ -41,14 +41,19 @@ for n in 1000 1 256 1048576; do
 	expect_qs $l $n "limit $n, $l calls"
 done
 
-# The cond_resched_lock() variant counts too. When it reports, it goes on
-# into cond_resched(), which counts that same call once more: one report
-# per N-1 calls after the first, so up to L/(N-1).
-setp cond_resched_qs_limit 100
-loop loops=0 ms=0
-bg=${d[limit_qs]}
-loop loops=50000 cpu=$cpu lock=1
-expect_qs 50000 100 "limit 100, 50000 cond_resched_lock() calls" 99
+# The cond_resched_lock() variant counts too, each uncontended call once:
+# L calls report L/N quiescent states, one per call at N = 1 (a lock
+# variant that reports does not go on into cond_resched() to count the
+# same call again).
+for n in 1 2 256; do
+	setp cond_resched_qs_limit $n
+	loop loops=0 ms=0
+	bg=${d[limit_qs]}
+	l=20000
+	[ $n = 256 ] && l=256000
+	loop loops=$l cpu=$cpu lock=1
+	expect_qs $l $n "limit $n, $l cond_resched_lock() calls"
+done
 
 # Under load: grace periods must wait for the looping CPU; they complete,
 # and their callbacks run. Limit off, then on.

@@ -45,9 +45,20 @@ w=$(grep -oE 'qs_tunables: [0-9]+ writes, [0-9]+ refused' <<<"$log" | tail -1)
 check "rcutorture rewrote the tunables itself ($w)" \
 	eval '[[ $w =~ ^qs_tunables:\ ([0-9]+)\ writes ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]'
 diag "onlines/offlines: $(grep -oE 'onoff: [0-9]+/[0-9]+:[0-9]+/[0-9]+' <<<"$log" | tail -1)"
-# rcutorture puts back what was in force when it started.
-is "$(param jiffies_till_sched_qs) $(param cond_resched_qs_limit)" "$before" \
-	"rcutorture restored the tunables it found"
+# rcutorture puts back what was in force when it started, unless the
+# last write of a tunable was rcuqs-ctl's: then it says so and keeps it.
+set -- $before
+for name in jiffies_till_sched_qs cond_resched_qs_limit; do
+	b=$1
+	shift
+	cur=$(param $name)
+	kept=$(sed -n "s/.*qs_tunables: rcutree.$name=\(.*\) written by another, kept.*/\1/p" <<<"$log" | tail -1)
+	if [ -n "$kept" ]; then
+		is "$cur" "$kept" "rcutorture kept $name=$kept, which rcuqs-ctl wrote last"
+	else
+		is "$cur" "$b" "rcutorture restored the $name it found ($b)"
+	fi
+done
 
 # The recorded profile is one whole profile, the last one switched to.
 is "$(rd /etc/rcuqs/active)" "${last:-}" "/etc/rcuqs/active names the last profile set ($last)"

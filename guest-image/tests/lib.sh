@@ -41,13 +41,15 @@ between() {
 	fi
 }
 
-# cmdline_arg NAME: value of NAME=VALUE on the kernel command line.
+# cmdline_arg NAME: value of NAME=VALUE on the kernel command line; the
+# last one when NAME is given more than once, as for the kernel.
 cmdline_arg() {
-	local w
+	local w v found=1
 	for w in $(cat /proc/cmdline); do
-		case $w in "$1"=*) echo "${w#*=}"; return 0 ;; esac
+		case $w in "$1"=*) v=${w#*=} found=0 ;; esac
 	done
-	return 1
+	[ $found = 0 ] && echo "$v"
+	return $found
 }
 
 # rd FILE: the first line of FILE, "<unreadable>" when it cannot be read.
@@ -57,7 +59,15 @@ get() {
 	{ IFS= read -r _v <"$2"; } 2>/dev/null || _v="<unreadable>"
 }
 rd() { local x; get x "$1"; printf '%s\n' "$x"; }
-param() { rd "$P/$1"; }
+# ppath NAME: the file of a parameter: rcutree's, or rcu_expedited, the
+# runtime knob upstream already has (make bench compares it).
+ppath() {
+	case $1 in
+	rcu_expedited) echo /sys/kernel/rcu_expedited ;;
+	*) echo "$P/$1" ;;
+	esac
+}
+param() { rd "$(ppath "$1")"; }
 counter() { rd "$Q/$1"; }
 
 # swrite FILE VALUE: one write(2), prints the helper's answer ("ok N" or
@@ -68,7 +78,7 @@ swrite() { sysfs-write "$1" "$2"; }
 # reported by the caller's checks (the read-back), and said here.
 setp() {
 	local out
-	out=$(swrite "$P/$1" "$2") || diag "writing '$2' to $1: $out"
+	out=$(swrite "$(ppath "$1")" "$2") || diag "writing '$2' to $1: $out"
 }
 
 # The largest valid jiffies_till_sched_qs: half of rcu_jiffies_till_stall_check(),
@@ -105,6 +115,7 @@ loop() {
 	get r_loops $M/done_loops
 	get r_us $M/loop_us
 	get r_gps $M/gps
+	get r_gpin $M/gps_in_loop
 	get r_gpmax $M/gp_max_us
 	get r_gp50 $M/gp_p50_us
 	get r_gp99 $M/gp_p99_us
@@ -112,7 +123,7 @@ loop() {
 	for c in $COUNTERS; do
 		d[$c]=$((c1[$c] - c0[$c]))
 	done
-	diag "$*: done_loops=$r_loops loop_us=$r_us gps=$r_gps" \
+	diag "$*: done_loops=$r_loops loop_us=$r_us gps=$r_gps gps_in_loop=$r_gpin" \
 		"  gp_p50_us=$r_gp50 gp_p99_us=$r_gp99 gp_max_us=$r_gpmax;" \
 		"  growth: $(for c in $COUNTERS; do printf '%s=%s ' $c ${d[$c]}; done)"
 }
@@ -233,6 +244,12 @@ effective() {
 		e[$k]=${kv#*=}
 	done
 	for k in $order; do printf ' %s=%s' "$k" "${e[$k]}"; done
+}
+
+# ipis CPU: rescheduling and function-call IPIs CPU has taken since boot
+# (the RES and CAL lines of /proc/interrupts).
+ipis() {
+	awk -v c=$(($1 + 2)) '$1 == "RES:" || $1 == "CAL:" { n += $c } END { print n + 0 }' /proc/interrupts
 }
 
 # csv BENCH SETTING ROUND WHERE MEASURE VALUE: one row of the bench's

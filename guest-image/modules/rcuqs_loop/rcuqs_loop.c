@@ -23,12 +23,15 @@
  * grace periods must wait for the looping CPU: back to back, or U us
  * apart with gp_gap_us=U, on any CPU or bound to CPU G with gp_cpu=G.
  * Every call that starts while the loop runs is timed, also one that
- * the loop holds up past its own end.
+ * the loop holds up past its own end.  gp_tasks=1 times
+ * synchronize_rcu_tasks() instead: a Tasks RCU grace period waits for
+ * the looping kthread, which neither sleeps nor enters user space.
  *
  * The results are read-only parameters under
  * /sys/module/rcuqs_loop/parameters/ and one line in the kernel log:
  * done_loops, loop_us (loop duration), gps (synchronize_rcu() calls
- * timed), gp_p50_us, gp_p99_us and gp_max_us (their latency: median,
+ * timed), gps_in_loop (those of them that also returned before the loop
+ * ended), gp_p50_us, gp_p99_us and gp_max_us (their latency: median,
  * 99th percentile by nearest rank, slowest).
  */
 
@@ -79,6 +82,10 @@ static bool gp_load;
 module_param(gp_load, bool, 0444);
 MODULE_PARM_DESC(gp_load, "Time synchronize_rcu() calls meanwhile");
 
+static bool gp_tasks;
+module_param(gp_tasks, bool, 0444);
+MODULE_PARM_DESC(gp_tasks, "Time synchronize_rcu_tasks() instead of synchronize_rcu()");
+
 static int gp_cpu = -1;
 module_param(gp_cpu, int, 0444);
 MODULE_PARM_DESC(gp_cpu, "CPU the synchronize_rcu() kthread runs on (-1: any)");
@@ -103,6 +110,10 @@ static ulong gps;
 module_param(gps, ulong, 0444);
 MODULE_PARM_DESC(gps, "Result: synchronize_rcu() calls done during the loop");
 
+static ulong gps_in_loop;
+module_param(gps_in_loop, ulong, 0444);
+MODULE_PARM_DESC(gps_in_loop, "Result: timed calls that returned before the loop ended");
+
 static ulong gp_p50_us;
 module_param(gp_p50_us, ulong, 0444);
 MODULE_PARM_DESC(gp_p50_us, "Result: median synchronize_rcu() latency in microseconds");
@@ -123,6 +134,7 @@ static ulong gp_kept;
 static DEFINE_SPINLOCK(loop_lock);
 static ktime_t loop_start;
 static DECLARE_COMPLETION(loop_done);
+static bool loop_running;
 static bool loop_over;
 
 static void run_loop(void)
@@ -130,6 +142,8 @@ static void run_loop(void)
 	ktime_t start = loop_start = ktime_get();
 	ktime_t end = ktime_add_ms(start, ms);
 	ulong n = 0;
+
+	WRITE_ONCE(loop_running, true);
 
 	if (idle) {
 		msleep(ms);
@@ -180,13 +194,19 @@ static int gp_fn(void *unused)
 {
 	while (!kthread_should_stop()) {
 		bool timed = !READ_ONCE(loop_over);
+		bool started = READ_ONCE(loop_running);
 		ktime_t t = ktime_get();
 		ulong us;
 
-		synchronize_rcu();
+		if (gp_tasks)
+			synchronize_rcu_tasks();
+		else
+			synchronize_rcu();
 		us = ktime_us_delta(ktime_get(), t);
 		if (timed) {
 			gps++;
+			if (started && !READ_ONCE(loop_over))
+				gps_in_loop++;
 			if (us > gp_max_us)
 				gp_max_us = us;
 			if (gp_kept < GP_SAMPLES)
@@ -259,9 +279,10 @@ static int __init rcuqs_loop_init(void)
 		gp_percentiles();
 		kvfree(gp_samples);
 	}
-	pr_info("cpu=%d lock=%d spin=%d idle=%d delay_ns=%u gp_load=%d gp_cpu=%d done_loops=%lu loop_us=%lu gps=%lu gp_p50_us=%lu gp_p99_us=%lu gp_max_us=%lu\n",
-		cpu, lock, spin, idle, delay_ns, gp_load, gp_cpu, done_loops,
-		loop_us, gps, gp_p50_us, gp_p99_us, gp_max_us);
+	pr_info("cpu=%d lock=%d spin=%d idle=%d delay_ns=%u gp_load=%d gp_tasks=%d gp_cpu=%d done_loops=%lu loop_us=%lu gps=%lu gps_in_loop=%lu gp_p50_us=%lu gp_p99_us=%lu gp_max_us=%lu\n",
+		cpu, lock, spin, idle, delay_ns, gp_load, gp_tasks, gp_cpu,
+		done_loops, loop_us, gps, gps_in_loop, gp_p50_us, gp_p99_us,
+		gp_max_us);
 	return 0;
 }
 
