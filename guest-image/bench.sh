@@ -17,7 +17,9 @@
 #
 # BENCH_EXTRA adds reference settings to the latency bench,
 # NAME:param=value[,param=value] separated by ';' (default: upstream's best
-# boot setting, jiffies_till_sched_qs=1, alone and with the limit);
+# boot setting, jiffies_till_sched_qs=1, alone and with the limit, and
+# upstream's runtime knob /sys/kernel/rcu_expedited=1, with the IPIs the
+# loop CPU takes and the normal grace periods call_rcu() still waits for);
 # BENCH_OPEN1_EXTRA the same for open1 (default: FQS delays of 10 and of 25
 # jiffies, the knob that can move the grace-period rate there while some
 # CPUs idle). BENCH_ROUNDS (5), BENCH_MS (2500) and BENCH_OPEN1_MS (2000)
@@ -29,7 +31,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
 RESULTS=${RESULTS:-$BUILD/results}
-extra=${BENCH_EXTRA-jtsq=1:jiffies_till_sched_qs=1;latency+jtsq=1:cond_resched_qs_limit=256,jiffies_till_sched_qs=1}
+extra=${BENCH_EXTRA-jtsq=1:jiffies_till_sched_qs=1;latency+jtsq=1:cond_resched_qs_limit=256,jiffies_till_sched_qs=1;expedited:rcu_expedited=1}
 oextra=${BENCH_OPEN1_EXTRA-fqs=10:jiffies_till_first_fqs=10,jiffies_till_next_fqs=10;fqs=25:jiffies_till_first_fqs=25,jiffies_till_next_fqs=25}
 rounds=${BENCH_ROUNDS:-5} lms=${BENCH_MS:-2500} oms=${BENCH_OPEN1_MS:-2000} cost=20000000
 prefix=bench
