@@ -4,6 +4,9 @@
 #   - the version agrees with the tool's; lintian finds no error and no
 #     warning; the .deb holds what "make install" installs; the
 #     maintainer scripts are POSIX sh;
+#   - make deb and make kernel-deb install only their own sets of
+#     packages (install-deps.sh deb, kernel-deb), never QEMU, clang,
+#     debootstrap or lintian; make check and make demo the full set;
 #   - postrm's sh removal of rcuqs's /etc/kernel/cmdline tokens agrees
 #     byte for byte with rcuqs-ctl's cmdline_merge() on random command
 #     lines (strip-ref.c), and a deliberately broken copy is caught;
@@ -123,6 +126,82 @@ check_scripts() {
 	done
 }
 check "maintainer scripts: POSIX sh (dash -n, shellcheck if installed)" check_scripts
+
+# --- which packages each target installs ------------------------------------
+
+# make deb and make kernel-deb run on administrators' machines: each asks
+# install-deps.sh for its own set, never the full one (QEMU, clang...).
+# The rules' prerequisites and recipes, from make's database and make -n.
+rule_deps() { # TARGET: its prerequisites, from make's database
+	env -u MAKEFLAGS -u MAKELEVEL make -C "$top" -pRrq -f Makefile : 2>/dev/null |
+		sed -n "s/^$1:\(.*\)/\1/p" | head -n 1
+}
+deps_calls() { # TARGET: the install-deps.sh lines of make -n TARGET
+	env -u MAKEFLAGS -u MAKELEVEL -u KCONFIG make --no-print-directory -n -C "$top" "$1" \
+		BUILD="$work/make-n" 2>&1 | grep -o 'install-deps\.sh.*' | sed 's/[[:space:]]*$//'
+}
+check_target_sets() {
+	for ts in deb:deb kernel-deb:kernel-deb; do
+		t=${ts%%:*} want="install-deps.sh ${ts#*:}"
+		got=$(deps_calls "$t")
+		[ "$got" = "$want" ] || { echo "make -n $t runs: '${got:-no install-deps.sh}', want '$want'"; return 1; }
+		case " $(rule_deps "$t") " in
+		*" deps "*) echo "$t depends on deps (the full set): $(rule_deps "$t")"; return 1 ;;
+		esac
+	done
+	got=$(deps_calls deps)
+	[ "$got" = "install-deps.sh" ] || { echo "make -n deps runs: '$got'"; return 1; }
+	for t in check demo; do
+		case " $(rule_deps "$t") " in
+		*" deps "*) ;;
+		*) echo "$t does not depend on deps (the full set): '$(rule_deps "$t")'"; return 1 ;;
+		esac
+	done
+}
+check "deps: make deb installs the 'deb' set, make kernel-deb the 'kernel-deb' set, check and demo all (make -n, make -p)" \
+	check_target_sets
+
+# set_pkgs SET: the packages install-deps.sh SET would install on a box
+# that has none (stubs for dpkg-query and apt-get; nothing is installed).
+set_pkgs() {
+	stub=$work/deps-stub
+	rm -rf "$stub"
+	mkdir -p "$stub"
+	printf '#!/bin/sh\nexit 1\n' >"$stub/dpkg-query"
+	printf '#!/bin/sh\nshift 2\necho "$@" >>"%s/args"\n' "$stub" >"$stub/apt-get"
+	chmod +x "$stub/dpkg-query" "$stub/apt-get"
+	PATH="$stub:$PATH" sh "$top/scripts/install-deps.sh" $1 >/dev/null 2>&1 || return 1
+	sed -n 's/^install -y --no-install-recommends //p' "$stub/args" | tr ' ' '\n' | sed '/^$/d' | sort -u
+}
+check_set_contents() {
+	full=$(set_pkgs full) || { echo "install-deps.sh full failed"; return 1; }
+	[ "$(set_pkgs '')" = "$full" ] || { echo "no argument is not the full set"; return 1; }
+	for heavy in qemu-system-x86 clang gnuplot-nox debootstrap lintian dracut-core; do
+		echo "$full" | grep -qx "$heavy" || { echo "the full set lacks $heavy"; return 1; }
+	done
+	for s in deb kernel-deb; do
+		pk=$(set_pkgs "$s") || { echo "install-deps.sh $s failed"; return 1; }
+		[ -n "$pk" ] || { echo "set $s is empty"; return 1; }
+		for heavy in qemu-system-x86 clang gnuplot-nox debootstrap lintian dracut-core; do
+			echo "$pk" | grep -qx "$heavy" && { echo "set $s installs $heavy"; return 1; }
+		done
+	done
+	# The deb set builds the package: dpkg-buildpackage's implicit
+	# build-essential, debhelper, and debian/control's Build-Depends.
+	pk=$(set_pkgs deb)
+	bd=$(sed -n '/^Build-Depends:/,/^[A-Z]/p' "$top/debian/control" | sed '$d' |
+		sed 's/^Build-Depends://' | tr ',' '\n' | sed 's/[(<].*//; s/^[[:space:]]*//; s/[[:space:]]*$//' |
+		sed '/^$/d; s/^debhelper-compat$/debhelper/')
+	for p in build-essential $bd; do
+		echo "$pk" | grep -qx "$p" || { echo "set deb lacks $p (Build-Depends or build-essential)"; return 1; }
+	done
+	if sh "$top/scripts/install-deps.sh" no-such-set >/dev/null 2>&1; then
+		echo "an unknown set was accepted"
+		return 1
+	fi
+}
+check "deps: the deb and kernel-deb sets hold no QEMU, clang, gnuplot, debootstrap, lintian, dracut; deb covers Build-Depends" \
+	check_set_contents
 
 # --- postrm's token removal against rcuqs-ctl's -----------------------------
 
