@@ -96,8 +96,12 @@ deb:
 check-deb: $(DEB)
 	./tests/deb/check-deb.sh $(DEB)
 
+# /etc/kernel/postinst.d/zz-rcuqs warns when a Debian kernel is installed
+# that GRUB will not boot because an rcuqs kernel sorts above it.
+sysconfdir ?= /etc
 install:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit; done
+	install -D -m 0755 scripts/kernel-hook.sh '$(DESTDIR)$(sysconfdir)/kernel/postinst.d/zz-rcuqs'
 
 # rcuqs-ctl's libFuzzer harnesses, FUZZ_SECONDS (30) each; a bounded run is
 # also part of rcuqs-ctl's check.
