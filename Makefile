@@ -96,11 +96,14 @@ deb:
 check-deb: $(DEB)
 	./tests/deb/check-deb.sh $(DEB)
 
+# /etc/rcuqs/profiles, empty: the administrator's profiles go there
+# (rcuqs.profile(5)); a purge of the package leaves those it holds.
 # /etc/kernel/postinst.d/zz-rcuqs warns when a Debian kernel is installed
 # that GRUB will not boot because an rcuqs kernel sorts above it.
 sysconfdir ?= /etc
 install:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit; done
+	install -d -m 0755 '$(DESTDIR)$(sysconfdir)/rcuqs/profiles'
 	install -D -m 0755 scripts/kernel-hook.sh '$(DESTDIR)$(sysconfdir)/kernel/postinst.d/zz-rcuqs'
 
 # rcuqs-ctl's libFuzzer harnesses, FUZZ_SECONDS (30) each; a bounded run is
