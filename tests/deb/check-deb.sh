@@ -194,7 +194,10 @@ check "NEWS: the .deb has /usr/share/doc/rcuqs/NEWS.Debian.gz" has_news
 # debian/tests/control: every test named is an executable script there.
 # (check-deb runs them in the root below.)
 at_control=$top/debian/tests/control
-at_tests() { sed -n 's/^Tests:[[:space:]]*//p' "$at_control" | tr ', ' '\n\n' | sed '/^$/d'; }
+at_tests() {
+	[ -f "$at_control" ] || return 0
+	sed -n 's/^Tests:[[:space:]]*//p' "$at_control" | tr ', ' '\n\n' | sed '/^$/d'
+}
 # at_depends: the packages the tests depend on, "@" (the package) left out.
 at_depends() {
 	sed -n 's/^Depends:[[:space:]]*//p' "$at_control" | tr ',' '\n' |
