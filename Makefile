@@ -4,7 +4,9 @@
 #   make check     every test: tool, docs, units, package, patches, guest on both kernels
 #   make deb       the Debian package, $(BUILD)/rcuqs_<version>_<arch>.deb
 #
-# Both install missing Debian packages first (scripts/install-deps.sh).
+# Each installs the Debian packages it misses first (scripts/install-deps.sh:
+# demo and check everything, deb only the package build's, kernel-deb only
+# the kernel build's).
 #
 #   make kernel-deb [KCONFIG=/boot/config-$(uname -r)]
 #                  the patched kernel as linux-image/linux-headers packages
@@ -83,7 +85,10 @@ check: deps
 	@./scripts/tap-summary.sh $(RESULTS)
 
 # The Debian package (debhelper, debian/), built in a copy under $(BUILD).
-deb: deps
+# Only its build's packages (install-deps.sh deb): no QEMU, clang,
+# debootstrap or lintian on an administrator's machine.
+deb:
+	@./scripts/install-deps.sh deb
 	@$(MAKE) --no-print-directory $(DEB)
 
 # lintian, then install, reinstall, upgrade, remove and purge in a
@@ -91,8 +96,15 @@ deb: deps
 check-deb: $(DEB)
 	./tests/deb/check-deb.sh $(DEB)
 
+# /etc/rcuqs/profiles, empty: the administrator's profiles go there
+# (rcuqs.profile(5)); a purge of the package leaves those it holds.
+# /etc/kernel/postinst.d/zz-rcuqs warns when a Debian kernel is installed
+# that GRUB will not boot because an rcuqs kernel sorts above it.
+sysconfdir ?= /etc
 install:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit; done
+	install -d -m 0755 '$(DESTDIR)$(sysconfdir)/rcuqs/profiles'
+	install -D -m 0755 scripts/kernel-hook.sh '$(DESTDIR)$(sysconfdir)/kernel/postinst.d/zz-rcuqs'
 
 # rcuqs-ctl's libFuzzer harnesses, FUZZ_SECONDS (30) each; a bounded run is
 # also part of rcuqs-ctl's check.

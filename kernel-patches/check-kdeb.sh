@@ -9,6 +9,9 @@
 #   - kdeb-config.sh --fix: local version set, Debian's certificates blanked
 #     (an administrator's own left alone)
 #   - SERIES_VERSION agrees with the cover letter's subject
+#   - kernel updates: the release sorts above Debian's 6.1.0-N-amd64, and
+#     make kernel-deb warns about it and says to rebuild after every
+#     update of linux-source-6.1; the README documents it
 #   - when 'make kernel-deb' has left packages in $BUILD: their metadata
 #     (names, version, /boot/vmlinuz-<release> with rcuqs in it and its
 #     own version string, the series' symbols in System.map, headers)
@@ -79,6 +82,47 @@ else
 	grep -q -- '-lean' "$out" && { echo "lean in a KCONFIG build" >>"$out"; rc=1; }
 	[ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
 	result $rc "make -n kernel-deb KCONFIG=<relative>: absolute path, -rcuqs$v, O=\$BUILD/kdeb-<config name>, nothing created" "$out"
+fi
+
+# Kernel updates. The release, linux-source-6.1's upstream version and
+# -rcuqsN, sorts above every Debian 6.1.0-N-amd64 for dpkg, for GRUB
+# (grub-mkconfig's version_sort is sort -V) and, where linux-base is
+# installed, for linux-version: GRUB boots it by default and Debian's later
+# security kernels install without booting. So make kernel-deb must say so
+# before and after the build, with the rebuild after every update of
+# linux-source-6.1, and the README must document it.
+kv=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null | sed 's/-[^-]*$//')
+if [ -z "$kv" ]; then
+	skip "kernel updates: the release against Debian's, make kernel-deb's warning" "linux-source-6.1 is not installed"
+else
+	rel=$kv-rcuqs$v
+	# above A B: A sorts above B in all three orders.
+	above() {
+		dpkg --compare-versions "$1" gt "$2" || { echo "dpkg: $1 is not above $2"; return 1; }
+		[ "$(printf '%s\n%s\n' "$2" "$1" | LC_ALL=C sort -V | tail -n 1)" = "$1" ] ||
+			{ echo "sort -V (GRUB): $1 is not above $2"; return 1; }
+		if command -v linux-version >/dev/null 2>&1; then
+			[ "$(linux-version sort "$2" "$1" | tail -n 1)" = "$1" ] ||
+				{ echo "linux-version sort: $1 is not above $2"; return 1; }
+		fi
+	}
+	: >"$out"
+	rc=0
+	for d in 6.1.0-1-amd64 6.1.0-28-amd64 6.1.0-99-amd64 6.1.0-99-rt-amd64; do
+		above "$rel" "$d" >>"$out" 2>&1 || rc=1
+	done
+	[ $rc = 0 ] && echo "$rel sorts above Debian's 6.1.0-N-amd64 (dpkg, sort -V$(command -v linux-version >/dev/null && echo ', linux-version'))" >>"$out"
+	(cd "$top" && mk -n kernel-deb BUILD="$b" KCONFIG="$scratch/etc/config-6.1.0-99-amd64") >"$out.n" 2>&1 || rc=1
+	has "$out.n" "GRUB will boot $rel by default: it sorts above Debian's 6.1.0-N-amd64" \
+		"GRUB will boot \$rel by default" "After every update of linux-source-6.1" \
+		"run make kernel-deb again and install the" "/etc/kernel/postinst.d/zz-rcuqs" || rc=1
+	[ "$(grep -c 'GRUB will boot' "$out.n")" = 2 ] || { echo "the warning is not printed both before and after the build" >>"$out.n"; rc=1; }
+	cat "$out.n" >>"$out"
+	sed -n '/^## Kernel updates$/,/^## /p' "$top/README.md" >"$out.r"
+	has "$out.r" "make kernel-deb" "linux-source-6.1" "zz-rcuqs" || { echo "README: no '## Kernel updates' section with the rebuild" >>"$out"; rc=1; }
+	rm -f "$out.n" "$out.r"
+	[ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
+	result $rc "kernel updates: $rel sorts above 6.1.0-99-amd64 (dpkg, GRUB's sort -V), so make kernel-deb warns before and after the build and the README documents the rebuild" "$out"
 fi
 
 # Bad KCONFIGs: refused by name, before anything is created.

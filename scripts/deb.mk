@@ -6,8 +6,8 @@ DEB_VERSION := $(shell head -n 1 $(TOP)/debian/changelog | cut -d ' ' -f 2 | tr 
 DEB_ARCH := $(shell dpkg --print-architecture)
 DEB := $(BUILD)/rcuqs_$(DEB_VERSION)_$(DEB_ARCH).deb
 # Everything the package build reads (see scripts/build-deb.sh).
-DEB_SRCS := $(TOP)/Makefile $(TOP)/scripts/build-deb.sh $(wildcard \
-	$(TOP)/debian/* $(TOP)/debian/source/* \
+DEB_SRCS := $(TOP)/Makefile $(TOP)/scripts/build-deb.sh $(TOP)/scripts/kernel-hook.sh $(wildcard \
+	$(TOP)/debian/* $(TOP)/debian/source/* $(TOP)/debian/tests/* \
 	$(TOP)/rcuqs-ctl/Makefile $(TOP)/rcuqs-ctl/*.[ch] $(TOP)/rcuqs-ctl/profiles/* \
 	$(TOP)/rcuqs-ctl/tests/unit/* \
 	$(TOP)/systemd-units/Makefile $(TOP)/systemd-units/*.service \

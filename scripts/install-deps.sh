@@ -13,6 +13,16 @@
 # fakeroot (bindeb-pkg's default KBUILD_PKG_ROOTCMD), lsb-release (the
 # changelog's distribution, bookworm) and dwarves (pahole: Debian's
 # configuration has CONFIG_DEBUG_INFO_BTF).
+#
+# install-deps.sh deb: only what 'make deb' needs to build the .deb on an
+# administrator's machine (no QEMU, clang, gnuplot, debootstrap, lintian
+# or dracut): build-essential (dpkg-buildpackage's implicit build
+# dependency; gcc, make, dpkg-dev), debhelper and debian/control's
+# Build-Depends (libkmod-dev, pkg-config, libcmocka-dev for the unit tests
+# dh_auto_test runs; gcc brings their ASan/UBSan runtimes).
+#
+# No argument (or 'full'): everything 'make check', 'make demo' and the
+# benchmarks use, the sets above included.
 # python3 runs tuned's profile loader on rcuqs-ctl's tuned export; tuned
 # itself is not installed (its daemon would tune this machine): the check
 # downloads its .deb and unpacks it under build/.
@@ -30,10 +40,13 @@ debhelper lintian debootstrap"
 KDEB_PKGS="linux-source-6.1 build-essential dpkg-dev make gcc bc bison flex
 libelf-dev libssl-dev kmod cpio xz-utils perl patch rsync fakeroot lsb-release
 dwarves"
+DEB_PKGS="build-essential dpkg-dev gcc make debhelper pkg-config libkmod-dev
+libcmocka-dev"
 case ${1:-} in
-'') ;;
+'' | full) ;;
 kernel-deb) PKGS=$KDEB_PKGS ;;
-*) echo "install-deps: unknown set '$1' (kernel-deb, or none)" >&2; exit 2 ;;
+deb) PKGS=$DEB_PKGS ;;
+*) echo "install-deps: unknown set '$1' (full, deb, kernel-deb; none: full)" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -10,7 +10,11 @@
 #   code of rcuqs.h, and the codes the tool really returns; every file path
 #   the tool's sources name;
 # - every tunable the tool knows and every shipped profile (with each of its
-#   settings) in rcuqs.profile(5), and in rcuqs(7).
+#   settings) in rcuqs.profile(5), and in rcuqs(7);
+# - set-profile on a stock kernel exits 3 and writes nothing, and README,
+#   rcuqs(7) and debian/control say so; the README's quick start for a real
+#   machine, its way back the same as rcuqs(7)'s ROLLBACK, and exactly two
+#   set-up commands for the development harness.
 # Self-tests run the same checks on broken copies and expect them to fail.
 # Parts that need the tool SKIP, saying why, until rcuqs-ctl builds.
 #
@@ -413,6 +417,28 @@ if [ -n "$tool" ]; then
 		out "# unknown command: no \"Try 'rcuqs-ctl --help'\" line on stderr"
 	run_code "exit 2 (documented): unknown option" 2 "$tool" --no-such-option list
 	run_code "exit 3 (documented): kernel without the rcuqs patches" 3 "$tool" --root "$fake" status
+	# set-profile on a stock kernel exits 3 and writes nothing (no record,
+	# no boot form): nothing is staged for the next boot. The docs that
+	# tell an administrator about it must say just that.
+	if [ "$(id -u)" -eq 0 ]; then
+		stock=$scratch/stock
+		mkdir -p "$stock/proc" "$stock/run" "$stock/etc/rcuqs/profiles" "$stock/etc/default/grub.d" \
+			"$stock/etc/kernel" "$stock/usr/lib/rcuqs/profiles" "$stock/sys/module/rcutree/parameters"
+		cp "$tool_src"/profiles/*.profile "$stock/usr/lib/rcuqs/profiles/"
+		chmod -R go-w "$stock"
+		echo auto >"$stock/sys/module/rcutree/parameters/jiffies_till_sched_qs"
+		printf 'root=UUID=0f3e ro quiet\n' >"$stock/etc/kernel/cmdline"
+		snap() { (cd "$stock" && find . -print -type f -exec cat {} + 2>&1) | sha256sum; }
+		before=$(snap)
+		run_code "exit 3 (documented): set-profile on a stock kernel" 3 "$tool" --root "$stock" set-profile latency
+		if [ "$(snap)" = "$before" ]; then
+			ok "set-profile on a stock kernel writes nothing (no record, no GRUB drop-in, no /etc/kernel/cmdline change)"
+		else
+			not_ok "set-profile on a stock kernel writes nothing" "$(cd "$stock" && find . -newer "$scratch/help")"
+		fi
+	else
+		skip "set-profile on a stock kernel: exit 3, nothing written" "needs root"
+	fi
 	if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
 		# nobody must reach the tool and the root, which a checkout under a
 		# directory others cannot traverse (root's 0700 home) does not let
@@ -540,5 +566,81 @@ if ls "$tool_src/profiles/"*.profile >/dev/null 2>&1; then
 	expect_fail "self-test: profile check rejects rcuqs.7 without '$first'" "lacks $first" \
 		profiles_match "$page5" "$b"
 fi
+
+# --- the administrator's path: README, rcuqs(7), debian/control -------------
+
+# flat FILE: FILE's text on one line, blanks squeezed (man pages rendered).
+flat() {
+	case $1 in
+	*.[578]) mandoc -Tascii -Owidth=200 "$1" | col -bx ;;
+	*) cat "$1" ;;
+	esac | tr '\n' ' ' | tr -s ' '
+}
+# stock_said [--staging] FILE...: each says that set-profile on a stock
+# kernel exits 3 and writes nothing, and none that it writes only the boot
+# form there; with --staging, also that staging is not done yet.
+stock_said() {
+	staging=""
+	[ "$1" = --staging ] && { staging=1; shift; }
+	for f in "$@"; do
+		t=$(flat "$f")
+		case $t in
+		*"exits 3 and writes nothing"*) ;;
+		*) echo "$f does not say that set-profile exits 3 and writes nothing on a stock kernel"; return 1 ;;
+		esac
+		case $t in
+		*"only writes the boot form"* | *"only write the boot form"*)
+			echo "$f says the tool only writes the boot form on a stock kernel"; return 1 ;;
+		esac
+		[ -z "$staging" ] && continue
+		case $t in
+		*"not done yet"* | *"future work"*) ;;
+		*) echo "$f does not say that staging on a stock kernel is not done yet"; return 1 ;;
+		esac
+	done
+}
+check "README, rcuqs.7: set-profile on a stock kernel exits 3, writes nothing, stages nothing (not done yet)" \
+	stock_said --staging "$top/README.md" "$page7"
+check "debian/control: set-profile on a stock kernel exits 3 and writes nothing" \
+	stock_said "$top/debian/control"
+b=$(broken control-old "s/exits 3 and writes nothing/only writes the boot form/" "$top/debian/control")
+expect_fail "self-test: the old 'only writes the boot form' in debian/control is caught" \
+	"does not say|boot form" stock_said "$b"
+
+# readme_section TITLE: the lines of README's "## TITLE" section.
+readme_section() { awk -v t="## $1" '$0 == t { on = 1; next } /^## / { on = 0 } on' "$top/README.md"; }
+# harness_two: the development harness's set-up is make demo and make check.
+harness_two() {
+	cmds=$(readme_section Set-up | sed -n 's/^    \([^ #][^#]*\).*/\1/p' | sed 's/[[:space:]]*$//')
+	[ "$cmds" = "make demo
+make check" ] || { echo "README Set-up commands: $(echo "$cmds" | tr '\n' ';')"; return 1; }
+}
+check "README: the development harness's set-up is exactly 'make demo' and 'make check'" harness_two
+# quick_start: the README's quick start for a real machine, in order; and
+# its way back is rcuqs(7) ROLLBACK's, command for command.
+code_cmds() { sed -n 's/^    \([^ #][^#]*\).*/\1/p' | sed 's/[[:space:]]*$//'; }
+quick_start() {
+	readme_section "Quick start on a real machine" >"$scratch/qs"
+	[ -s "$scratch/qs" ] || { echo "README has no '## Quick start on a real machine'"; return 1; }
+	sed '/^The way back/,$d' "$scratch/qs" | code_cmds >"$scratch/qs-on"
+	sed -n '/^The way back/,$p' "$scratch/qs" | code_cmds >"$scratch/qs-back"
+	awk -v want='make kernel-deb|apt install ./build/linux-image|reboot|make deb|rcuqs-ctl set-profile|update-grub|reboot|rcuqs-ctl verify' '
+		BEGIN { n = split(want, w, "|"); i = 1 }
+		i <= n && index($0, w[i]) == 1 { i++ }
+		END { if (i <= n) { print "README quick start lacks, in order: " w[i]; exit 1 } }' "$scratch/qs-on" ||
+		return 1
+	mandoc -Tascii -Owidth=200 "$page7" | col -bx |
+		awk '/^ROLLBACK/ { on = 1; next } /^[A-Z]/ { on = 0 } on' |
+		awk '/^ *# / { sub(/^ *# /, ""); c = 1 } c { if (/\\$/) { sub(/ *\\$/, ""); l = l $0 " "; next }
+			print l $0; l = ""; c = 0 }' |
+		tr -s ' ' | sed 's/ *$//' >"$scratch/man-back"
+	tr -s ' ' <"$scratch/qs-back" >"$scratch/qs-back1"
+	[ -s "$scratch/man-back" ] || { echo "rcuqs.7 has no ROLLBACK example"; return 1; }
+	grep -q '^rcuqs-ctl off$' "$scratch/man-back" && grep -q '^apt purge rcuqs ' "$scratch/man-back" ||
+		{ echo "rcuqs.7 ROLLBACK: $(tr '\n' ';' <"$scratch/man-back")"; return 1; }
+	same_list "ways back (- README, + rcuqs.7 ROLLBACK)" "$scratch/qs-back1" "$scratch/man-back"
+}
+check "README quick start: kernel-deb, install, reboot, deb, set-profile, update-grub, reboot, verify; its way back is rcuqs.7's ROLLBACK" \
+	quick_start
 
 tap_end man

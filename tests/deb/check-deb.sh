@@ -4,13 +4,24 @@
 #   - the version agrees with the tool's; lintian finds no error and no
 #     warning; the .deb holds what "make install" installs; the
 #     maintainer scripts are POSIX sh;
+#   - make deb and make kernel-deb install only their own sets of
+#     packages (install-deps.sh deb, kernel-deb), never QEMU, clang,
+#     debootstrap or lintian; make check and make demo the full set;
 #   - postrm's sh removal of rcuqs's /etc/kernel/cmdline tokens agrees
 #     byte for byte with rcuqs-ctl's cmdline_merge() on random command
 #     lines (strip-ref.c), and a deliberately broken copy is caught;
-#   - the lifecycle in a throwaway Debian 12 root: install, reinstall,
-#     upgrade to a rebuild with a higher version, remove, purge; then
-#     install and purge straight away with parameters that cannot be
-#     restored.
+#   - the Maintainer is a real one, the same in debian/control, the
+#     changelog and the .deb; the shipped profiles set what
+#     debian/profiles.values records, for a version with a debian/NEWS
+#     entry (a change to a shipped profile's values needs one), and the
+#     .deb has NEWS.Debian;
+#   - the lifecycle in a throwaway Debian 12 root: install (with
+#     /etc/rcuqs/profiles/ there for the administrator, the autopkgtests
+#     of debian/tests/ run against the installed package, the kernel hook
+#     that warns when GRUB keeps booting an rcuqs kernel over a new Debian
+#     one), reinstall, upgrade to a rebuild with a higher version, remove,
+#     purge (the administrator's own profile stays); then install and
+#     purge straight away with parameters that cannot be restored.
 #
 # The root is "debootstrap --variant=minbase bookworm" from the host's
 # configured Debian mirror (RCUQS_DEB_MIRROR overrides), cached as
@@ -31,7 +42,15 @@ top=$(cd "$here/../.." && pwd)
 : "${BUILD:=$top/build}"
 : "${RESULTS:=$BUILD/results}"
 work=$BUILD/deb-check
-cache=$work/bookworm-minbase.tar
+# The root's packages: minbase, libkmod2, and what the autopkgtests of
+# debian/tests/control depend on; the cache is named after that list.
+includes=libkmod2
+if [ -f "$top/debian/tests/control" ]; then
+	includes=$(sed -n 's/^Depends:[[:space:]]*//p' "$top/debian/tests/control" | tr ',' '\n' |
+		sed 's/[[:space:]]//g; /^@$/d; /^$/d' | { echo libkmod2; cat; } | LC_ALL=C sort -u |
+		tr '\n' ',' | sed 's/,$//')
+fi
+cache=$work/bookworm-minbase-$(printf '%s' "$includes" | cksum | cut -d' ' -f1).tar
 root=$work/root
 tap=$RESULTS/deb.tap
 pristine=$top/rcuqs-ctl/tests/rootfs-pristine
@@ -109,6 +128,92 @@ check_depends() {
 }
 check "control: Depends has the shared libraries (libc6, libkmod2)" check_depends
 
+# A real Maintainer, the same in the control file, the changelog, NEWS and
+# the .deb; not the placeholder the tree started with.
+check_maintainer() {
+	m=$(dpkg-deb -f "$deb" Maintainer)
+	c=$(sed -n 's/^Maintainer: //p' "$top/debian/control")
+	l=$(sed -n 's/^ -- \(.*>\)  .*/\1/p' "$top/debian/changelog" | head -n 1)
+	nw=$(sed -n 's/^ -- \(.*>\)  .*/\1/p' "$top/debian/NEWS" | head -n 1)
+	u=$(sed -n 's/^Upstream-Contact: //p' "$top/debian/copyright")
+	for x in "$c" "$l" "$nw" "$u"; do
+		[ "$x" = "$m" ] || { echo ".deb Maintainer '$m'; control '$c', changelog '$l', NEWS '$nw', copyright '$u'"; return 1; }
+	done
+	case $m in
+	*[Ss]eed* | *noreply* | *'.example>' | '' | *'<>'*) echo "placeholder Maintainer: $m"; return 1 ;;
+	*' <'*@*.*'>') ;;
+	*) echo "not 'Name <address>': $m"; return 1 ;;
+	esac
+}
+check "control: a real Maintainer, the same in control, changelog, NEWS, copyright and the .deb" check_maintainer
+
+# profile_values DIR: what DIR's profiles set, as debian/profiles.values
+# records it: "NAME SETTING" for each line but comments and descriptions.
+profile_values() {
+	for f in "$1"/*.profile; do
+		n=$(basename "$f" .profile)
+		grep -vE '^[[:space:]]*(#|$)' "$f" | grep -vE '^[[:space:]]*description[[:space:]]*=' |
+			sed 's/[[:space:]]//g' | sed "s/^/$n /"
+	done | LC_ALL=C sort
+}
+# news_for_values DIR: DIR's profiles set what debian/profiles.values
+# records, and the version it records has a debian/NEWS entry no newer
+# than the package. "rcuqs-ctl verify" reports drift after an upgrade that
+# changes a shipped profile's values: the administrator reads why there.
+news_for_values() {
+	rec=$top/debian/profiles.values
+	[ -f "$rec" ] || { echo "no debian/profiles.values"; return 1; }
+	rv=$(sed -n 's/^version //p' "$rec")
+	grep -vE '^(#|version )' "$rec" >"$work/values.rec"
+	profile_values "$1" >"$work/values.now"
+	if ! cmp -s "$work/values.rec" "$work/values.now"; then
+		echo "the shipped profiles' values changed since $rv (- recorded, + now):"
+		diff -u "$work/values.rec" "$work/values.now" | sed -n '3,$p'
+		echo "write a debian/NEWS entry for $version saying what changed, then record the new values and 'version $version' in debian/profiles.values"
+		return 1
+	fi
+	grep -q "^rcuqs ($rv) " "$top/debian/NEWS" ||
+		{ echo "debian/NEWS has no entry for $rv, the version debian/profiles.values records"; return 1; }
+	dpkg --compare-versions "$rv" le "$version" ||
+		{ echo "debian/profiles.values records $rv, newer than the package's $version"; return 1; }
+}
+check "NEWS: the shipped profiles set what debian/profiles.values records, with a debian/NEWS entry for it" \
+	news_for_values "$top/rcuqs-ctl/profiles"
+rm -rf "$work/profiles-changed"
+mkdir -p "$work/profiles-changed"
+cp "$top"/rcuqs-ctl/profiles/*.profile "$work/profiles-changed/"
+sed -i 's/^rcutree.cond_resched_qs_limit=256$/rcutree.cond_resched_qs_limit=128/' "$work/profiles-changed/latency.profile"
+expect_fail "self-test: a shipped profile with a changed value and no NEWS entry is caught" \
+	'values changed since' news_for_values "$work/profiles-changed"
+has_news() {
+	dpkg-deb -c "$deb" | grep -q ' \./usr/share/doc/rcuqs/NEWS\.Debian\.gz$' ||
+		{ echo "no /usr/share/doc/rcuqs/NEWS.Debian.gz in the .deb"; return 1; }
+}
+check "NEWS: the .deb has /usr/share/doc/rcuqs/NEWS.Debian.gz" has_news
+
+# debian/tests/control: every test named is an executable script there.
+# (check-deb runs them in the root below.)
+at_control=$top/debian/tests/control
+at_tests() {
+	[ -f "$at_control" ] || return 0
+	sed -n 's/^Tests:[[:space:]]*//p' "$at_control" | tr ', ' '\n\n' | sed '/^$/d'
+}
+# at_depends: the packages the tests depend on, "@" (the package) left out.
+at_depends() {
+	sed -n 's/^Depends:[[:space:]]*//p' "$at_control" | tr ',' '\n' |
+		sed 's/[[:space:]]//g; /^@$/d; /^$/d' | LC_ALL=C sort -u
+}
+check_at_control() {
+	[ -f "$at_control" ] || { echo "no debian/tests/control"; return 1; }
+	[ -n "$(at_tests)" ] || { echo "debian/tests/control names no test"; return 1; }
+	for t in $(at_tests); do
+		[ -x "$top/debian/tests/$t" ] || { echo "debian/tests/$t is not an executable"; return 1; }
+		sh -n "$top/debian/tests/$t" || return 1
+	done
+	grep -q '^Tests:.*\bcli\b' "$at_control" || { echo "no 'cli' test (rcuqs-ctl's CLI tests)"; return 1; }
+}
+check "autopkgtest: debian/tests/control names executable tests, cli among them" check_at_control
+
 check_scripts() {
 	ctl=$work/control
 	rm -rf "$ctl"
@@ -123,6 +228,82 @@ check_scripts() {
 	done
 }
 check "maintainer scripts: POSIX sh (dash -n, shellcheck if installed)" check_scripts
+
+# --- which packages each target installs ------------------------------------
+
+# make deb and make kernel-deb run on administrators' machines: each asks
+# install-deps.sh for its own set, never the full one (QEMU, clang...).
+# The rules' prerequisites and recipes, from make's database and make -n.
+rule_deps() { # TARGET: its prerequisites, from make's database
+	env -u MAKEFLAGS -u MAKELEVEL make -C "$top" -pRrq -f Makefile : 2>/dev/null |
+		sed -n "s/^$1:\(.*\)/\1/p" | head -n 1
+}
+deps_calls() { # TARGET: the install-deps.sh lines of make -n TARGET
+	env -u MAKEFLAGS -u MAKELEVEL -u KCONFIG make --no-print-directory -n -C "$top" "$1" \
+		BUILD="$work/make-n" 2>&1 | grep -o 'install-deps\.sh.*' | sed 's/[[:space:]]*$//'
+}
+check_target_sets() {
+	for ts in deb:deb kernel-deb:kernel-deb; do
+		t=${ts%%:*} want="install-deps.sh ${ts#*:}"
+		got=$(deps_calls "$t")
+		[ "$got" = "$want" ] || { echo "make -n $t runs: '${got:-no install-deps.sh}', want '$want'"; return 1; }
+		case " $(rule_deps "$t") " in
+		*" deps "*) echo "$t depends on deps (the full set): $(rule_deps "$t")"; return 1 ;;
+		esac
+	done
+	got=$(deps_calls deps)
+	[ "$got" = "install-deps.sh" ] || { echo "make -n deps runs: '$got'"; return 1; }
+	for t in check demo; do
+		case " $(rule_deps "$t") " in
+		*" deps "*) ;;
+		*) echo "$t does not depend on deps (the full set): '$(rule_deps "$t")'"; return 1 ;;
+		esac
+	done
+}
+check "deps: make deb installs the 'deb' set, make kernel-deb the 'kernel-deb' set, check and demo all (make -n, make -p)" \
+	check_target_sets
+
+# set_pkgs SET: the packages install-deps.sh SET would install on a box
+# that has none (stubs for dpkg-query and apt-get; nothing is installed).
+set_pkgs() {
+	stub=$work/deps-stub
+	rm -rf "$stub"
+	mkdir -p "$stub"
+	printf '#!/bin/sh\nexit 1\n' >"$stub/dpkg-query"
+	printf '#!/bin/sh\nshift 2\necho "$@" >>"%s/args"\n' "$stub" >"$stub/apt-get"
+	chmod +x "$stub/dpkg-query" "$stub/apt-get"
+	PATH="$stub:$PATH" sh "$top/scripts/install-deps.sh" $1 >/dev/null 2>&1 || return 1
+	sed -n 's/^install -y --no-install-recommends //p' "$stub/args" | tr ' ' '\n' | sed '/^$/d' | sort -u
+}
+check_set_contents() {
+	full=$(set_pkgs full) || { echo "install-deps.sh full failed"; return 1; }
+	[ "$(set_pkgs '')" = "$full" ] || { echo "no argument is not the full set"; return 1; }
+	for heavy in qemu-system-x86 clang gnuplot-nox debootstrap lintian dracut-core; do
+		echo "$full" | grep -qx "$heavy" || { echo "the full set lacks $heavy"; return 1; }
+	done
+	for s in deb kernel-deb; do
+		pk=$(set_pkgs "$s") || { echo "install-deps.sh $s failed"; return 1; }
+		[ -n "$pk" ] || { echo "set $s is empty"; return 1; }
+		for heavy in qemu-system-x86 clang gnuplot-nox debootstrap lintian dracut-core; do
+			echo "$pk" | grep -qx "$heavy" && { echo "set $s installs $heavy"; return 1; }
+		done
+	done
+	# The deb set builds the package: dpkg-buildpackage's implicit
+	# build-essential, debhelper, and debian/control's Build-Depends.
+	pk=$(set_pkgs deb)
+	bd=$(sed -n '/^Build-Depends:/,/^[A-Z]/p' "$top/debian/control" | sed '$d' |
+		sed 's/^Build-Depends://' | tr ',' '\n' | sed 's/[(<].*//; s/^[[:space:]]*//; s/[[:space:]]*$//' |
+		sed '/^$/d; s/^debhelper-compat$/debhelper/')
+	for p in build-essential $bd; do
+		echo "$pk" | grep -qx "$p" || { echo "set deb lacks $p (Build-Depends or build-essential)"; return 1; }
+	done
+	if sh "$top/scripts/install-deps.sh" no-such-set >/dev/null 2>&1; then
+		echo "an unknown set was accepted"
+		return 1
+	fi
+}
+check "deps: the deb and kernel-deb sets hold no QEMU, clang, gnuplot, debootstrap, lintian, dracut; deb covers Build-Depends" \
+	check_set_contents
 
 # --- postrm's token removal against rcuqs-ctl's -----------------------------
 
@@ -215,9 +396,9 @@ make_cache() {
 	[ -n "$m" ] || { echo "no bookworm mirror in /etc/apt/sources.list*; set RCUQS_DEB_MIRROR"; return 1; }
 	boot=$work/bootstrap
 	safe_rm "$boot" || return 1
-	echo "check-deb: debootstrap --variant=minbase bookworm from $m (once; cached in $cache)" >&2
+	echo "check-deb: debootstrap --variant=minbase --include=$includes bookworm from $m (once; cached in $cache)" >&2
 	if ! unshare --mount --propagation private \
-		debootstrap --variant=minbase --include=libkmod2 bookworm "$boot" "$m" \
+		debootstrap --variant=minbase --include="$includes" bookworm "$boot" "$m" \
 		>"$work/debootstrap.log" 2>&1; then
 		tail -n 20 "$work/debootstrap.log"
 		return 1
@@ -336,6 +517,85 @@ version_runs() {
 	[ "$v" = "rcuqs-ctl ${version%%[+~]*}" ] || { echo "rcuqs-ctl --version: $v"; return 1; }
 }
 check "install: rcuqs-ctl runs (libraries resolved)" version_runs
+
+# The directory for the administrator's profiles is there, and
+# rcuqs.profile(5)'s way of installing one works.
+profiles_dir() {
+	d=$root/etc/rcuqs/profiles
+	[ -d "$d" ] && [ ! -L "$d" ] || { echo "no directory /etc/rcuqs/profiles"; return 1; }
+	s=$(stat -c '%a %u:%g' "$d")
+	[ "$s" = "755 0:0" ] || { echo "/etc/rcuqs/profiles: $s, want 755 0:0"; return 1; }
+	printf 'description=throughput, with stall warnings after 10 s\ninclude=throughput\nrcupdate.rcu_cpu_stall_timeout=10\n' \
+		>"$root/tmp/fileserver.profile"
+	in_root sh -c 'cd /tmp && install -m 0644 fileserver.profile /etc/rcuqs/profiles/ &&
+		rcuqs-ctl show fileserver' || return 1
+	rm -f "$d/fileserver.profile"
+}
+check "install: /etc/rcuqs/profiles/ there (0755 root); rcuqs.profile(5)'s install -m 0644 into it works" profiles_dir
+
+# The autopkgtests of debian/tests/control, as autopkgtest runs them:
+# from the source tree, against the installed package, in the root.
+at_run() {
+	t=$1
+	rm -rf "$root/tmp/src" "$root/tmp/at-$t"
+	mkdir -p "$root/tmp/src" "$root/tmp/at-$t/tmp" "$root/tmp/at-$t/artifacts"
+	tar -C "$top" -cf - --exclude=./rcuqs-ctl/rcuqs-ctl ./Makefile ./scripts ./debian/tests \
+		./debian/control ./debian/changelog ./rcuqs-ctl ./systemd-units ./man |
+		tar -C "$root/tmp/src" -xf - || return 1
+	in_root env AUTOPKGTEST_TMP="/tmp/at-$t/tmp" AUTOPKGTEST_ARTIFACTS="/tmp/at-$t/artifacts" \
+		sh -c 'cd /tmp/src && "debian/tests/$1"' at "$t" >"$work/at-$t.log" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "debian/tests/$t exited $rc:"
+		tail -n 30 "$work/at-$t.log"
+		return 1
+	fi
+	tail -n 1 "$work/at-$t.log"
+}
+for t in $(at_tests); do
+	check "autopkgtest $t: passes against the installed package in the root" at_run "$t"
+	case $t in
+	cli)
+		# It really ran the CLI cases, all of them.
+		at_cli_count() {
+			tapf=$root/tmp/at-cli/artifacts/rcuqs-ctl-cli.tap
+			want=$(cd "$top/rcuqs-ctl/tests/cli" && for d in */; do [ -f "$d/cmd" ] && echo x; done | wc -l)
+			got=$(grep -c '^ok ' "$tapf" 2>/dev/null)
+			[ "$got" -eq "$want" ] && [ "$want" -gt 0 ] ||
+				{ echo "$got of $want CLI cases passed"; return 1; }
+		}
+		check "autopkgtest cli: every CLI case ran and passed with /usr/sbin/rcuqs-ctl" at_cli_count
+		;;
+	esac
+done
+rm -rf "$root/tmp/src" "$root"/tmp/at-*
+
+# The kernel hook (/etc/kernel/postinst.d/zz-rcuqs): when a Debian kernel
+# that GRUB sorts below an installed rcuqs kernel is installed, it says
+# that the rcuqs kernel needs rebuilding; otherwise nothing.
+kernel_hook() {
+	h=/etc/kernel/postinst.d/zz-rcuqs
+	[ -x "$root$h" ] || { echo "no executable $h"; return 1; }
+	made_boot=""
+	[ -d "$root/boot" ] || { mkdir "$root/boot" && made_boot=1; }
+	: >"$root/boot/vmlinuz-6.1.0-28-amd64"
+	o=$(in_root "$h" 6.1.0-28-amd64 /boot/vmlinuz-6.1.0-28-amd64 2>&1) || return 1
+	[ -z "$o" ] || { echo "no rcuqs kernel, yet: $o"; return 1; }
+	: >"$root/boot/vmlinuz-6.1.192-rcuqs1"
+	: >"$root/boot/vmlinuz-6.1.0-99-amd64"
+	o=$(in_root "$h" 6.1.0-99-amd64 /boot/vmlinuz-6.1.0-99-amd64 2>&1) || return 1
+	echo "$o" | grep -q 'WARNING: Linux 6.1.0-99-amd64 was installed' &&
+		echo "$o" | grep -q 'keeps booting 6.1.192-rcuqs1 by default' &&
+		echo "$o" | grep -q 'make kernel-deb' || { echo "no warning: $o"; return 1; }
+	o=$(in_root "$h" 6.1.192-rcuqs1 /boot/vmlinuz-6.1.192-rcuqs1 2>&1) || return 1
+	[ -z "$o" ] || { echo "the rcuqs kernel's own install warned: $o"; return 1; }
+	: >"$root/boot/vmlinuz-6.1.200-1-amd64"
+	o=$(in_root "$h" 6.1.200-1-amd64 /boot/vmlinuz-6.1.200-1-amd64 2>&1) || return 1
+	[ -z "$o" ] || { echo "a kernel GRUB sorts first warned: $o"; return 1; }
+	rm -f "$root/boot"/vmlinuz-*
+	[ -z "$made_boot" ] || rmdir "$root/boot"
+}
+check "install: the kernel hook warns when GRUB keeps booting an rcuqs kernel over a new Debian one, only then" kernel_hook
 
 # --- the administrator uses it ----------------------------------------------
 
@@ -460,6 +720,22 @@ check "purge: /etc/kernel/cmdline byte for byte as before set-profile, mode and 
 
 said_update_grub() { grep -q 'run update-grub' "$purge_out" || { cat "$purge_out"; return 1; }; }
 check "purge: says update-grub is due" said_update_grub
+
+# The administrator's profile (written under "use" above) stays, byte for
+# byte, and the purge says so; what rcuqs-ctl wrote in /etc/rcuqs goes.
+admin_profile_kept() {
+	f=$root/etc/rcuqs/profiles/mine.profile
+	[ "$(cat "$f" 2>/dev/null)" = "$(printf 'include=latency\nrcutree.jiffies_till_first_fqs=2')" ] ||
+		{ echo "/etc/rcuqs/profiles/mine.profile gone or changed"; ls -la "$root/etc/rcuqs" 2>&1; return 1; }
+	grep -q 'kept /etc/rcuqs/profiles: it holds profiles you wrote (mine.profile)' "$purge_out" ||
+		{ cat "$purge_out"; return 1; }
+	left=$(cd "$root/etc/rcuqs" && find . ! -path . ! -path ./profiles ! -path ./profiles/mine.profile)
+	[ -z "$left" ] || { echo "left in /etc/rcuqs: $left"; return 1; }
+}
+check "purge: the administrator's profile in /etc/rcuqs/profiles/ kept (and said), rcuqs-ctl's files gone" admin_profile_kept
+# The administrator removes it; then nothing may be left.
+rm -f "$root/etc/rcuqs/profiles/mine.profile"
+rmdir "$root/etc/rcuqs/profiles" "$root/etc/rcuqs" 2>/dev/null
 
 nothing_left() {
 	left=""
