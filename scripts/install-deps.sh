@@ -141,10 +141,12 @@ bookworm_oneline() {
 		}'
 }
 if ! has_backports; then
-	set -- $(bookworm_deb822)
-	[ $# -gt 0 ] || set -- $(bookworm_oneline)
-	uri=${1:-http://deb.debian.org/debian}
-	key=${2:-/usr/share/keyrings/debian-archive-keyring.gpg}
+	src=$(bookworm_deb822)
+	[ -n "$src" ] || src=$(bookworm_oneline)
+	uri=$(printf '%s\n' "$src" | awk '{ print $1 }')
+	key=$(printf '%s\n' "$src" | awk '{ print $2 }')
+	uri=${uri:-http://deb.debian.org/debian}
+	key=${key:-/usr/share/keyrings/debian-archive-keyring.gpg}
 	echo "install-deps: adding bookworm-backports ($uri) as $BPO_SOURCES"
 	cat >"$BPO_SOURCES.tmp" <<-EOF
 	# Added by rcuqs scripts/install-deps.sh for linux-source-6.12.
@@ -160,9 +162,11 @@ fi
 # apt 2.6 also upgrades every installed binary of the same source package
 # (src:linux: linux-libc-dev, linux-perf) to that candidate, here 6.12's
 # from backports; Upgrade-By-Source-Package=false keeps them bookworm's.
-BPO_OPTS="-t bookworm-backports -o APT::Get::Upgrade-By-Source-Package=false"
+apt_bpo() {
+	apt_get -t bookworm-backports -o APT::Get::Upgrade-By-Source-Package=false "$@"
+}
 echo "install-deps: installing linux-source-6.12 from bookworm-backports"
-if ! apt_get $BPO_OPTS install -y --no-install-recommends linux-source-6.12; then
+if ! apt_bpo install -y --no-install-recommends linux-source-6.12; then
 	apt_get update
-	apt_get $BPO_OPTS install -y --no-install-recommends linux-source-6.12
+	apt_bpo install -y --no-install-recommends linux-source-6.12
 fi
