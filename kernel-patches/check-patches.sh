@@ -1,30 +1,44 @@
 #!/bin/sh
-# check-patches.sh TAPFILE: test the patch series without building a kernel.
+# check-patches.sh TAPFILE [SERIES_DIR TARBALL]: test a patch series
+# without building a kernel.
 #
-#   - every file named in ./series exists, is a mail-form patch with From:,
-#     "Subject: [PATCH n/N]" numbered as in the series, and Signed-off-by:
+#   - every file named in SERIES_DIR/series exists, is a mail-form patch
+#     with From:, "Subject: [PATCH n/N]" numbered as in the series, and
+#     Signed-off-by:
 #   - scripts/checkpatch.pl --strict reports 0 errors, 0 warnings, 0 checks
-#     for each patch (run from the top of a pristine 6.1 tree, so it finds
-#     spelling.txt and friends)
+#     for each patch (the checkpatch.pl of the series' own base, run from
+#     the top of its pristine tree, so it finds spelling.txt and friends)
 #   - the series applies in order to pristine files with patch -p1 (no fuzz,
 #     one test per patch) and with git am
 #   - check-config.sh notices an option that did not end up as asked
 #
-# Pristine files come from /usr/src/linux-source-6.1.tar.xz (only the files
-# the series touches, plus scripts/), into $BUILD/patch-check.
+# Without SERIES_DIR and TARBALL: the 6.1 series in this folder against
+# /usr/src/linux-source-6.1.tar.xz (or $TARBALL). With them, e.g.
+# "6.12 /usr/src/linux-source-6.12.tar.xz": another series, against the
+# tarball whose top folder is the tarball's name without .tar.xz.
+# Pristine files (only those the series touches, plus scripts/) go to
+# $BUILD/patch-check, or $BUILD/patch-check-<series folder name>.
 # Exits non-zero when any test failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-tap=${1:?usage: check-patches.sh TAPFILE}
+tap=${1:?usage: check-patches.sh TAPFILE [SERIES_DIR TARBALL]}
 : "${BUILD:=$(cd "$here/.." && pwd)/build}"
-TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-scratch=$BUILD/patch-check
+if [ $# -ge 2 ]; then
+	sdir=$(cd "$here" && cd "$2" && pwd) || exit 1
+	TARBALL=${3:?usage: check-patches.sh TAPFILE [SERIES_DIR TARBALL]}
+	scratch=$BUILD/patch-check-$(basename "$sdir")
+else
+	sdir=$here
+	TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+	scratch=$BUILD/patch-check
+fi
+top=$(basename "$TARBALL" .tar.xz)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 : >"$tap"
 . "$here/../scripts/tap.sh"
 
-patches=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$here/series" 2>/dev/null)
+patches=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$sdir/series" 2>/dev/null)
 total=$(echo "$patches" | grep -c .)
 if [ "$total" -eq 0 ]; then
 	echo "series is empty or missing" >"$out"
@@ -36,7 +50,7 @@ fi
 i=0
 for p in $patches; do
 	i=$((i + 1))
-	f=$here/$p
+	f=$sdir/$p
 	: >"$out"
 	if [ ! -f "$f" ]; then
 		echo "$p: no such file" >"$out"
@@ -53,11 +67,10 @@ done
 # Pristine files: scripts/ and the files the series modifies.
 rm -rf "$scratch"
 mkdir -p "$scratch/tree"
-members=$(for p in $patches; do [ -f "$here/$p" ] && sed -n 's,^--- a/\([^[:space:]]*\).*,\1,p' "$here/$p"; done | sort -u)
+members=$(for p in $patches; do [ -f "$sdir/$p" ] && sed -n 's,^--- a/\([^[:space:]]*\).*,\1,p' "$sdir/$p"; done | sort -u)
 if ! tar -C "$scratch/tree" --strip-components=1 -xf "$TARBALL" \
-	linux-source-6.1/scripts linux-source-6.1/COPYING linux-source-6.1/CREDITS \
-	linux-source-6.1/Kbuild linux-source-6.1/README \
-	$(echo "$members" | sed 's,^,linux-source-6.1/,') >"$out" 2>&1; then
+	"$top/scripts" "$top/COPYING" "$top/CREDITS" "$top/Kbuild" "$top/README" \
+	$(echo "$members" | sed "s,^,$top/,") >"$out" 2>&1; then
 	result 1 "extract pristine files from $TARBALL" "$out"
 	tap_end patches
 fi
@@ -71,15 +84,15 @@ cp -a "$scratch/tree" "$scratch/am"
 
 # checkpatch --strict: zero errors, warnings and checks.
 for p in $patches; do
-	[ -f "$here/$p" ] || { echo "missing" >"$out"; result 1 "$p: checkpatch --strict clean" "$out"; continue; }
-	(cd "$scratch/tree" && perl scripts/checkpatch.pl --strict --color=never "$here/$p") >"$out" 2>&1
+	[ -f "$sdir/$p" ] || { echo "missing" >"$out"; result 1 "$p: checkpatch --strict clean" "$out"; continue; }
+	(cd "$scratch/tree" && perl scripts/checkpatch.pl --strict --color=never "$sdir/$p") >"$out" 2>&1
 	grep -q '^total: 0 errors, 0 warnings, 0 checks' "$out"
 	result $? "$p: checkpatch --strict: $(grep '^total:' "$out" | sed 's/, [0-9]* lines checked//')" "$out"
 done
 
 # patch -p1 in order, no fuzz.
 for p in $patches; do
-	(cd "$scratch/tree" && patch -p1 -F0 -N --no-backup-if-mismatch <"$here/$p") >"$out" 2>&1
+	(cd "$scratch/tree" && patch -p1 -F0 -N --no-backup-if-mismatch <"$sdir/$p") >"$out" 2>&1
 	rc=$?
 	grep -qi 'offset\|fuzz' "$out" && rc=1
 	result $rc "$p: applies with patch -p1 in series order, no fuzz or offset" "$out"
@@ -92,7 +105,7 @@ done
 	git add -A &&
 	git -c user.name=check -c user.email=check@localhost commit -q -m pristine &&
 	for p in $patches; do
-		git -c user.name=check -c user.email=check@localhost am -q "$here/$p" || exit 1
+		git -c user.name=check -c user.email=check@localhost am -q "$sdir/$p" || exit 1
 	done &&
 	test "$(git rev-list --count HEAD)" -eq $((total + 1))
 ) >"$out" 2>&1

@@ -49,12 +49,20 @@ deb) PKGS=$DEB_PKGS ;;
 *) echo "install-deps: unknown set '$1' (full, deb, kernel-deb; none: full)" >&2; exit 2 ;;
 esac
 
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
 missing=""
 for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing="$missing $p"
+	installed "$p" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+# The 6.12 tree the 6.12 series is checked against (kernel-patches/6.12/)
+# comes from bookworm-backports, which the full set adds as an apt source
+# when the package is missing (see backports() below). Not in kernel-deb:
+# an administrator's machine builds 6.1 only.
+need612=""
+[ "$PKGS" = "$KDEB_PKGS" ] || installed linux-source-6.12 || need612=yes
+[ -z "$missing" ] && [ -z "$need612" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing Debian packages:$missing (run as root)" >&2
@@ -93,10 +101,85 @@ apt_get() {
 	done
 }
 
-echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-# An empty or stale package list makes apt-get install fail; refresh it once.
-if ! apt_get install -y --no-install-recommends $missing; then
+if [ -n "$missing" ]; then
+	echo "install-deps: installing$missing"
+	# An empty or stale package list makes apt-get install fail; refresh
+	# it once.
+	if ! apt_get install -y --no-install-recommends $missing; then
+		apt_get update
+		apt_get install -y --no-install-recommends $missing
+	fi
+fi
+[ -n "$need612" ] || exit 0
+
+# bookworm-backports, the Debian way: a deb822 file of its own in
+# sources.list.d, with the mirror and keyring of the entry that already
+# serves bookworm (one-line sources.list or .sources). Backports are never
+# chosen unless asked for (-t), so nothing else on the host changes.
+BPO_SOURCES=${RCUQS_BPO_SOURCES:-/etc/apt/sources.list.d/bookworm-backports.sources}
+has_backports() {
+	grep -Eqs '^[[:space:]]*(Suites:.*[[:space:]]|deb[[:space:]].*[[:space:]])bookworm-backports([[:space:]]|$)' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources "$BPO_SOURCES"
+}
+# The bookworm stanza of the deb822 files: "URI KEYRING" (first URI).
+bookworm_deb822() {
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk 'function flush() {
+			if (suite && uri != "" && !done) { print uri, key; done = 1 }
+			suite = 0; uri = ""; key = ""
+		}
+		/^[[:space:]]*$/ { flush(); next }
+		/^[[:space:]]*#/ { next }
+		tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == "bookworm") suite = 1 }
+		tolower($1) == "uris:" { uri = $2 }
+		tolower($1) == "signed-by:" { key = $2 }
+		END { flush() }' "$f"
+	done | head -n1
+}
+# The same from one-line entries: "deb [signed-by=K] URI bookworm main".
+bookworm_oneline() {
+	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" {
+			key = ""; i = 2
+			if ($2 ~ /^\[/) {
+				for (; i <= NF; i++) {
+					if ($i ~ /signed-by=/) { key = $i; sub(/.*signed-by=/, "", key); sub(/\]$/, "", key) }
+					if ($i ~ /\]$/) { i++; break }
+				}
+			}
+			if ($(i + 1) == "bookworm") { print $i, key; exit }
+		}'
+}
+if ! has_backports; then
+	src=$(bookworm_deb822)
+	[ -n "$src" ] || src=$(bookworm_oneline)
+	uri=$(printf '%s\n' "$src" | awk '{ print $1 }')
+	key=$(printf '%s\n' "$src" | awk '{ print $2 }')
+	uri=${uri:-http://deb.debian.org/debian}
+	key=${key:-/usr/share/keyrings/debian-archive-keyring.gpg}
+	echo "install-deps: adding bookworm-backports ($uri) as $BPO_SOURCES"
+	cat >"$BPO_SOURCES.tmp" <<-EOF
+	# Added by rcuqs scripts/install-deps.sh for linux-source-6.12.
+	Types: deb
+	URIs: $uri
+	Suites: bookworm-backports
+	Components: main
+	Signed-By: $key
+	EOF
+	mv "$BPO_SOURCES.tmp" "$BPO_SOURCES"
 	apt_get update
-	apt_get install -y --no-install-recommends $missing
+fi
+# apt 2.6 also upgrades every installed binary of the same source package
+# (src:linux: linux-libc-dev, linux-perf) to that candidate, here 6.12's
+# from backports; Upgrade-By-Source-Package=false keeps them bookworm's.
+apt_bpo() {
+	apt_get -t bookworm-backports -o APT::Get::Upgrade-By-Source-Package=false "$@"
+}
+echo "install-deps: installing linux-source-6.12 from bookworm-backports"
+if ! apt_bpo install -y --no-install-recommends linux-source-6.12; then
+	apt_get update
+	apt_bpo install -y --no-install-recommends linux-source-6.12
 fi
