@@ -58,10 +58,12 @@ for p in $PKGS; do
 done
 # The 6.12 tree the 6.12 series is checked against (kernel-patches/6.12/)
 # comes from bookworm-backports, which the full set adds as an apt source
-# when the package is missing (see backports() below). Not in kernel-deb:
-# an administrator's machine builds 6.1 only.
+# when the package is missing (see backports() below). Only in the full
+# set: neither an administrator's kernel-deb nor 'make deb' needs it.
+full=""
+case ${1:-} in '' | full) full=yes ;; esac
 need612=""
-[ "$PKGS" = "$KDEB_PKGS" ] || installed linux-source-6.12 || need612=yes
+[ -z "$full" ] || installed linux-source-6.12 || need612=yes
 [ -z "$missing" ] && [ -z "$need612" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
