@@ -15,4 +15,7 @@ int cmd_args(int *argc, char **argv, int min, int max);
 /* The profile recorded active, or the one named; message on failure. */
 int active_name(const struct rcuqs_ctx *ctx, char *name, size_t len);
 
+/* Commands in files of their own, beside the ones rcuqs.h declares. */
+extern const struct command cmd_watch;
+
 #endif
