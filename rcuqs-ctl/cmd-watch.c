@@ -127,18 +127,12 @@ static int do_watch(struct rcuqs_ctx *ctx, int argc, char **argv)
 		case 'j':
 			ctx->json = true;
 			break;
-		case ':':
-			errmsg("watch: option '%s' needs an argument", argv[optind - 1]);
-			return usage_error();
 		default:
-			errmsg("watch: unknown option '%s'", argv[optind - 1]);
-			return usage_error();
+			return cmd_opt_error("watch", c, argv);
 		}
 	}
-	if (optind < argc) {
-		errmsg("watch: unexpected argument '%s'", argv[optind]);
-		return usage_error();
-	}
+	if (optind < argc)
+		return cmd_opt_error("watch", 0, argv);
 	if ((r = sampler_open(ctx, &s)) < 0)
 		return exit_status(r);
 	/* No SA_RESTART: the signal must end the sleep. */
