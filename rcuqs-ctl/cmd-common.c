@@ -86,6 +86,17 @@ int cmd_args(int *argc, char **argv, int min, int max)
 	return 0;
 }
 
+int cmd_opt_error(const char *cmd, int c, char **argv)
+{
+	if (c == 0)
+		errmsg("%s: unexpected argument '%s'", cmd, argv[optind]);
+	else if (c == ':')
+		errmsg("%s: option '%s' needs an argument", cmd, argv[optind - 1]);
+	else
+		errmsg("%s: unknown option '%s'", cmd, argv[optind - 1]);
+	return usage_error();
+}
+
 int active_name(const struct rcuqs_ctx *ctx, char *name, size_t len)
 {
 	int r = active_read(ctx, name, len);

@@ -10,6 +10,7 @@
 #include "apply.h"
 #include "bootcfg.h"
 #include "cmd.h"
+#include "drift.h"
 #include "kmeta.h"
 #include "output.h"
 #include "profile.h"
@@ -19,35 +20,6 @@
 static const char *const counters[] = {
 	"gp_completed", "limit_qs", "urgent_qs", "resched_kicks", "cbs_invoked",
 };
-
-/*
- * The running value of tunable i: sysfs for runtime ones, the kernel
- * command line for boot-only ones. Returns true when there is one.
- */
-static bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline,
-			  char *val, size_t len)
-{
-	const struct tunable *t = &tunables[i];
-
-	if (tunable_runtime(t))
-		return sysfs_read(ctx, t->sysfs, val, len) >= 0;
-	return cmdline && cmdline_value(cmdline, t->name, val, len);
-}
-
-/*
- * What tunable i should be: the profile's value, or for a runtime
- * parameter it does not set that rcuqs changed before, the value it had
- * then (set-profile put it back). NULL when rcuqs does not manage it.
- */
-static const char *expected_value(const struct profile *p, char orig[N_TUNABLES][VALUE_MAX],
-				  size_t i)
-{
-	if (p && p->set[i].value[0])
-		return p->set[i].value;
-	if (orig[i][0] && tunable_runtime(&tunables[i]))
-		return orig[i];
-	return NULL;
-}
 
 static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
@@ -97,8 +69,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		char val[VALUE_MAX], shown[VALUE_MAX + 16] = "";
 		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
 		const char *want = expected_value(have_profile ? &p : NULL, orig, i);
-		bool drift = want && (!have || (strcmp(val, want) != 0 &&
-						 !adjusted_match(ctx, &tunables[i], want, val)));
+		bool drift = tunable_drifts(ctx, i, want, have, val);
 		bool restored = want && !(have_profile && p.set[i].value[0]);
 
 		if (restored)	/* a recorded value: shorter than VALUE_MAX */

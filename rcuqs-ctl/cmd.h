@@ -12,7 +12,17 @@
  */
 int cmd_args(int *argc, char **argv, int min, int max);
 
+/*
+ * A getopt_long() error c of command cmd, after a scan with a leading ':'
+ * in its option string, or with c 0 an operand at optind where none is
+ * taken: said; returns EXIT_USAGE.
+ */
+int cmd_opt_error(const char *cmd, int c, char **argv);
+
 /* The profile recorded active, or the one named; message on failure. */
 int active_name(const struct rcuqs_ctx *ctx, char *name, size_t len);
+
+/* Commands in files of their own, beside the ones rcuqs.h declares. */
+extern const struct command cmd_watch, cmd_recommend;
 
 #endif

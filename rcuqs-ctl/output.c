@@ -199,6 +199,15 @@ void json_num(struct json *j, const char *key, const char *digits)
 	fputs(num ? digits : "null", j->f);
 }
 
+void json_real(struct json *j, const char *key, double val, bool have)
+{
+	json_key(j, key);
+	if (have)
+		fprintf(j->f, "%.3f", val);
+	else
+		fputs("null", j->f);
+}
+
 void json_bool(struct json *j, const char *key, bool val)
 {
 	json_key(j, key);

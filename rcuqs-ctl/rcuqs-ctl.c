@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "rcuqs.h"
 #include "util.h"
 
@@ -22,7 +23,7 @@
 static const struct command *const commands[] = {
 	&cmd_list, &cmd_show, &cmd_status, &cmd_set_profile, &cmd_apply,
 	&cmd_verify, &cmd_set, &cmd_off, &cmd_boot_args, &cmd_params,
-	&cmd_export,
+	&cmd_export, &cmd_watch, &cmd_recommend,
 };
 
 static void usage(void)

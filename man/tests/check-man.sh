@@ -284,6 +284,16 @@ counters_match() {
 	done <"$scratch/want-cnt"
 }
 
+# thresholds_match PAGE7: the tags of rcuqs(7) RECOMMENDATION THRESHOLDS
+# are "NAME VALUEUNIT" of rcuqs-ctl's thresholds.c, every entry, same order.
+thresholds_match() {
+	sed -n 's/^.*{ "\([a-z_]*\)", \([0-9.]*\), "\([^"]*\)",.*$/\1 \2\3/p' \
+		"$tool_src/thresholds.c" >"$scratch/want-thr"
+	[ -s "$scratch/want-thr" ] || { echo "no thresholds in thresholds.c"; return 1; }
+	tags "$1" "RECOMMENDATION THRESHOLDS" | squeeze >"$scratch/got-thr"
+	same_list "thresholds (- thresholds.c, + rcuqs(7))" "$scratch/want-thr" "$scratch/got-thr"
+}
+
 # counter_example PAGE7: the first example of rcuqs(7) EXAMPLES (take the
 # counters over 10 s, print rates and callbacks per grace period) runs as
 # printed against fake counters, "sleep 10" standing for the workload, and
@@ -475,6 +485,10 @@ else
 	done
 fi
 
+if [ -f "$tool_src/thresholds.c" ]; then
+	check "rcuqs.7 RECOMMENDATION THRESHOLDS: exactly rcuqs-ctl's thresholds.c" \
+		thresholds_match "$page7"
+fi
 check "rcuqs.7: the counter example runs as printed and computes the right rates" \
 	counter_example "$page7"
 if ls "$top"/kernel-patches/*.patch >/dev/null 2>&1; then
@@ -551,6 +565,11 @@ if ls "$top"/kernel-patches/*.patch >/dev/null 2>&1; then
 	b=$(broken cnt.7 '/^\.SH CONFIRMING THE EFFECT$/,/^\.SH KERNEL/{s/^\.B urgent_qs$/.B urgent_qz/}' "$page7")
 	expect_fail "self-test: counter check rejects a misnamed counter" "urgent_q" \
 		counters_match "$b" "$page8"
+fi
+if [ -f "$tool_src/thresholds.c" ]; then
+	b=$(broken thr.7 's/^\.B urgent_qs_preempt 3\/s$/.B urgent_qs_preempt 4\/s/' "$page7")
+	expect_fail "self-test: threshold check rejects a value the tool does not use" \
+		"urgent_qs_preempt" thresholds_match "$b"
 fi
 if [ -f "$tool_src/tunables.c" ]; then
 	b=$(broken tun.5 '/^\.SS Tunables$/,/^\.SS Shipped/{s/^\.B rcu_nocbs$/.B rcu_nocb/}' "$page5")

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * recommend: sample the counters, read what else decides it, and name a
+ * profile with the evidence. It never writes anything. The rules are
+ * rcuqs-ctl(8)'s, the thresholds thresholds.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bootcfg.h"
+#include "cmd.h"
+#include "counters.h"
+#include "drift.h"
+#include "output.h"
+#include "sysfs.h"
+#include "thresholds.h"
+#include "util.h"
+
+#define SECONDS_MAX 3600.0
+#define NOHZ_FULL "devices/system/cpu/nohz_full"	/* below /sys */
+#define DEBUG_PREEMPT "kernel/debug/sched/preempt"	/* below /sys */
+#define STALL_TIMEOUT "module/rcupdate/parameters/rcu_cpu_stall_timeout"
+
+/* Everything the decision reads besides the rates. */
+struct facts {
+	char nohz_full[256];	/* "" when there are none */
+	char rcu_nocbs[256];	/* "" when not on the command line */
+	char preempt[16];	/* none, voluntary, full, rt or unknown */
+	char preempt_from[192];	/* where that came from */
+	int preemptible_rcu;	/* 1, 0, or -1 unknown */
+	char stall_timeout[32];	/* "" when unreadable */
+	char active[80];	/* "" when none */
+	size_t ndrift;
+};
+
+/* Reasons given: a threshold compared with a rate, or words alone (t < 0). */
+struct reason {
+	int t;
+	double rate;
+	bool above;
+	const char *text;
+};
+
+struct verdict {
+	const char *profile;	/* the profile to switch to; NULL: no change */
+	struct reason why[6];
+	size_t n;
+};
+
+static void because(struct verdict *v, int t, double rate, const char *text)
+{
+	if (v->n < sizeof(v->why) / sizeof(v->why[0]))
+		v->why[v->n++] = (struct reason){ t, rate, t >= 0 && rate >= thresholds[t].value,
+						  text };
+}
+
+/* The model from a Kconfig file; false when it says nothing. */
+static bool preempt_from_config(const struct rcuqs_ctx *ctx, struct facts *f)
+{
+	static const struct {
+		const char *line, *model;
+		int rcu;
+	} map[] = {
+		{ "CONFIG_PREEMPT_RT=y", "rt", 1 },
+		{ "CONFIG_PREEMPT=y", "full", 1 },
+		{ "CONFIG_PREEMPT_VOLUNTARY=y", "voluntary", 0 },
+		{ "CONFIG_PREEMPT_NONE=y", "none", 0 },
+	};
+	char rel[128], abs[160], *line = NULL;
+	size_t cap = 0, best = sizeof(map) / sizeof(map[0]);
+	bool dynamic = false;
+	FILE *fp;
+	int fd;
+
+	if (read_text(ctx, "/proc/sys/kernel/osrelease", rel, sizeof(rel)) <= 0)
+		return false;
+	snprintf(abs, sizeof(abs), "/boot/config-%s", rel);
+	/* A regular file only: no link followed, no FIFO waited on. */
+	if ((fd = open_regular(ctx, abs, O_RDONLY, NULL)) < 0)
+		return false;
+	if (!(fp = fdopen(fd, "r"))) {
+		close(fd);
+		return false;
+	}
+	while (getline(&line, &cap, fp) > 0) {
+		rstrip(line);
+		dynamic |= strcmp(line, "CONFIG_PREEMPT_DYNAMIC=y") == 0;
+		for (size_t i = 0; i < best; i++)
+			if (strcmp(line, map[i].line) == 0)
+				best = i;	/* the strongest model wins */
+	}
+	free(line);
+	fclose(fp);
+	if (best == sizeof(map) / sizeof(map[0]))
+		return false;
+	snprintf(f->preempt, sizeof(f->preempt), "%s", map[best].model);
+	/* PREEMPT_DYNAMIC builds preemptible RCU whatever the boot mode. */
+	f->preemptible_rcu = dynamic ? 1 : map[best].rcu;
+	snprintf(f->preempt_from, sizeof(f->preempt_from), "%s", abs);
+	return true;
+}
+
+static void read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
+{
+	char *cmdline = NULL, buf[128];
+
+	memset(f, 0, sizeof(*f));
+	if (sysfs_read(ctx, NOHZ_FULL, f->nohz_full, sizeof(f->nohz_full)) < 0 ||
+	    strcmp(f->nohz_full, "(null)") == 0)
+		f->nohz_full[0] = '\0';
+	proc_cmdline(ctx, &cmdline);
+	if (cmdline && !cmdline_value(cmdline, "rcu_nocbs", f->rcu_nocbs, sizeof(f->rcu_nocbs)))
+		f->rcu_nocbs[0] = '\0';
+	f->preemptible_rcu = -1;
+	snprintf(f->preempt, sizeof(f->preempt), "unknown");
+	if (sysfs_read(ctx, DEBUG_PREEMPT, buf, sizeof(buf)) >= 0 && strchr(buf, '(')) {
+		/* "none (voluntary) full": the mode in force is in parentheses. */
+		char *s = strchr(buf, '(') + 1;
+
+		s[strcspn(s, ")")] = '\0';
+		snprintf(f->preempt, sizeof(f->preempt), "%s", s);
+		snprintf(f->preempt_from, sizeof(f->preempt_from), "/sys/%s", DEBUG_PREEMPT);
+		f->preemptible_rcu = 1;	/* only PREEMPT_DYNAMIC kernels have it */
+	} else if (cmdline && cmdline_value(cmdline, "preempt", buf, sizeof(buf))) {
+		snprintf(f->preempt, sizeof(f->preempt), "%.15s", buf);
+		snprintf(f->preempt_from, sizeof(f->preempt_from), "%s preempt=", PROC_CMDLINE);
+		f->preemptible_rcu = 1;	/* preempt= means PREEMPT_DYNAMIC */
+	} else {
+		preempt_from_config(ctx, f);
+	}
+	free(cmdline);
+	if (sysfs_read(ctx, STALL_TIMEOUT, f->stall_timeout, sizeof(f->stall_timeout)) < 0)
+		f->stall_timeout[0] = '\0';
+	if (active_drift(ctx, f->active, sizeof(f->active), &f->ndrift) < 0)
+		f->active[0] = '\0';	/* status says why; the decision goes on without it */
+}
+
+/* The rules of rcuqs-ctl(8) RECOMMEND, in order; the first that holds decides. */
+static void decide(const struct facts *f, const struct rates *r, struct verdict *v)
+{
+	int tu = f->preemptible_rcu == 0 ? T_URGENT_NONPREEMPT : T_URGENT_PREEMPT;
+	double urgent = r->per_s[C_URGENT], limit = r->per_s[C_LIMIT], gp = r->per_s[C_GP];
+	bool asked = urgent >= thresholds[tu].value;
+	bool on_latency = strcmp(f->active, "latency") == 0;
+
+	memset(v, 0, sizeof(*v));
+	if (asked && limit >= thresholds[T_LIMIT_ACTING].value) {
+		because(v, tu, urgent, "RCU still asks for quiescent states");
+		because(v, T_LIMIT_ACTING, limit, "while the limit reports: it is too high for "
+			"these loops; a profile that includes the active one with a lower "
+			"rcutree.cond_resched_qs_limit would report sooner");
+	} else if (asked && limit < thresholds[T_LIMIT_STILL].value) {
+		because(v, tu, urgent, "loops hold grace periods back until RCU asks");
+		because(v, T_LIMIT_STILL, limit, "the limit reports nothing");
+		if (!f->nohz_full[0]) {
+			because(v, -1, 0, "but no CPU is nohz_full: every CPU's tick reports "
+				"quiescent states, and the limit would not make them come sooner");
+		} else if (strcmp(f->preempt, "full") == 0 || strcmp(f->preempt, "rt") == 0) {
+			because(v, -1, 0, "but under full or RT preemption cond_resched() does "
+				"nothing: the limit cannot act, and a kick preempts the loop "
+				"directly");
+		} else {
+			because(v, -1, 0, "nohz_full CPUs are there to run such loops: latency "
+				"makes cond_resched() report before RCU asks");
+			v->profile = "latency";
+		}
+	} else if (on_latency && limit >= thresholds[T_LIMIT_ACTING].value) {
+		because(v, T_LIMIT_ACTING, limit, "latency's limit reports quiescent states");
+		because(v, tu, urgent, "before RCU has to ask: keep it");
+	} else if (gp >= thresholds[T_GP_BUSY].value) {
+		because(v, T_GP_BUSY, gp, "grace periods end on their own");
+		because(v, tu, urgent, "without RCU asking: no profile changed such loads "
+			"beyond the noise (make bench open1), latency only raises the "
+			"grace-period rate");
+	} else {
+		because(v, T_GP_BUSY, gp, "few grace periods");
+		because(v, tu, urgent, "and RCU does not ask: nothing to tune");
+	}
+	if (v->profile && on_latency)
+		v->profile = NULL;	/* in force but not acting: verify says why */
+}
+
+static const char *or_none(const char *s)
+{
+	return s[0] ? s : "(none)";
+}
+
+static void print_text(const struct facts *f, const struct rates *r, double secs,
+		       const struct verdict *v)
+{
+	printf("sampled %.1f s: %.1f grace periods/s, ", secs, r->per_s[C_GP]);
+	if (r->have_cbs_per_gp)
+		printf("%.1f callbacks/grace period, ", r->cbs_per_gp);
+	printf("limit_qs %.1f/s, urgent_qs %.1f/s, resched_kicks %.1f/s\n", r->per_s[C_LIMIT],
+	       r->per_s[C_URGENT], r->per_s[C_KICKS]);
+	printf("nohz_full: %s; rcu_nocbs: %s; stall timeout: %s s\n", or_none(f->nohz_full),
+	       or_none(f->rcu_nocbs), f->stall_timeout[0] ? f->stall_timeout : "?");
+	printf("preemption: %s%s%s%s; RCU: %s\n", f->preempt, f->preempt_from[0] ? " (from " : "",
+	       f->preempt_from, f->preempt_from[0] ? ")" : "",
+	       f->preemptible_rcu < 0 ? "unknown (preemptible thresholds used)" :
+	       f->preemptible_rcu ? "preemptible" : "non-preemptible");
+	if (!f->active[0])
+		printf("active profile: none\n");
+	else
+		printf("active profile: %s (%s)\n", f->active, f->ndrift ? "drifted" : "no drift");
+	if (v->profile)
+		printf("recommendation: %s\n", v->profile);
+	else
+		printf("recommendation: no change (keep %s)\n",
+		       f->active[0] ? f->active : "the running values");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct reason *w = &v->why[i];
+
+		if (w->t < 0) {
+			printf("  %s\n", w->text);
+			continue;
+		}
+		printf("  %s %.1f/s %s %s %g%s: %s\n", counter_names[w->t == T_GP_BUSY ? C_GP :
+				w->t >= T_LIMIT_STILL ? C_LIMIT : C_URGENT],
+		       w->rate, w->above ? ">=" : "<", thresholds[w->t].name, thresholds[w->t].value,
+		       thresholds[w->t].unit, w->text);
+		printf("    (make bench: %s)\n", thresholds[w->t].bench);
+	}
+	printf("thresholds and their figures: rcuqs(7) RECOMMENDATION THRESHOLDS; nothing was "
+	       "changed\n");
+}
+
+static void print_json(const struct facts *f, const struct rates *r, double secs,
+		       const struct verdict *v)
+{
+	struct json j = { .f = stdout };
+
+	json_open(&j, NULL, '{');
+	json_real(&j, "seconds", secs, true);
+	json_real(&j, "gp_per_s", r->per_s[C_GP], true);
+	json_real(&j, "cbs_per_gp", r->cbs_per_gp, r->have_cbs_per_gp);
+	json_real(&j, "limit_qs_per_s", r->per_s[C_LIMIT], true);
+	json_real(&j, "urgent_qs_per_s", r->per_s[C_URGENT], true);
+	json_real(&j, "resched_kicks_per_s", r->per_s[C_KICKS], true);
+	json_str(&j, "nohz_full", f->nohz_full[0] ? f->nohz_full : NULL);
+	json_str(&j, "rcu_nocbs", f->rcu_nocbs[0] ? f->rcu_nocbs : NULL);
+	json_str(&j, "preemption", f->preempt);
+	json_str(&j, "preemption_from", f->preempt_from[0] ? f->preempt_from : NULL);
+	json_str(&j, "rcu", f->preemptible_rcu < 0 ? "unknown" :
+		 f->preemptible_rcu ? "preemptible" : "non-preemptible");
+	json_num(&j, "stall_timeout", f->stall_timeout);
+	json_str(&j, "active_profile", f->active[0] ? f->active : NULL);
+	json_bool(&j, "drift", f->ndrift > 0);
+	json_bool(&j, "change", v->profile != NULL);
+	json_str(&j, "recommendation", v->profile ? v->profile :
+		 (f->active[0] ? f->active : NULL));
+	json_open(&j, "evidence", '[');
+	for (size_t i = 0; i < v->n; i++) {
+		const struct reason *w = &v->why[i];
+
+		json_open(&j, NULL, '{');
+		if (w->t >= 0) {
+			json_str(&j, "threshold", thresholds[w->t].name);
+			json_real(&j, "limit", thresholds[w->t].value, true);
+			json_real(&j, "rate", w->rate, true);
+			json_bool(&j, "crossed", w->above);
+			json_str(&j, "bench", thresholds[w->t].bench);
+		}
+		json_str(&j, "reason", w->text);
+		json_close(&j, '}');
+	}
+	json_close(&j, ']');
+	json_close(&j, '}');
+	json_end(&j);
+}
+
+static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	volatile sig_atomic_t never = 0;
+	double seconds = 3.0, secs = 0;
+	struct sampler s;
+	struct sample a, b;
+	struct facts f;
+	struct rates r;
+	struct verdict v;
+	int c, ret;
+
+	optind = 0;	/* a fresh scan of the command's own arguments */
+	while ((c = getopt_long(argc, argv, ":s:j", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_seconds(optarg, SECONDS_MAX, &seconds) < 0) {
+				errmsg("recommend: bad --seconds '%s' (above 0, at most %.0f, such "
+				       "as 0.5)", optarg, SECONDS_MAX);
+				return usage_error();
+			}
+			break;
+		case 'j':
+			ctx->json = true;
+			break;
+		default:
+			return cmd_opt_error("recommend", c, argv);
+		}
+	}
+	if (optind < argc)
+		return cmd_opt_error("recommend", 0, argv);
+	if ((ret = sampler_open(ctx, &s)) < 0)
+		return exit_status(ret);
+	ret = sampler_read(&s, &a);
+	if (ret == 0) {
+		secs = sampler_wait(&s, seconds, &never);
+		ret = sampler_read(&s, &b);
+	}
+	if (ret == -ENODATA)
+		errmsg("RCUQS_TEST_SAMPLES: recommend needs two snapshots");
+	if (ret == 0)
+		ret = rates_compute(&s, &a, &b, secs, &r);
+	for (size_t i = 0; ret == 0 && i < N_COUNTERS; i++) {
+		if (!r.have[i]) {
+			errmsg("cannot read /sys/%s/%s", COUNTERS_DIR, counter_names[i]);
+			ret = -EIO;
+		}
+	}
+	sampler_close(&s);
+	if (ret < 0)
+		return exit_status(ret == -EINVAL || ret == -ENODATA ? -EIO : ret);
+	read_facts(ctx, &f);
+	decide(&f, &r, &v);
+	if (ctx->json)
+		print_json(&f, &r, secs, &v);
+	else
+		print_text(&f, &r, secs, &v);
+	return EXIT_OK;
+}
+
+const struct command cmd_recommend = {
+	"recommend", do_recommend, "[--seconds S] [--json]",
+	"sample the counters and name a profile, with the evidence; writes nothing",
+};

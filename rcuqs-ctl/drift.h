@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The running state against the active profile: what status, verify and watch show. */
+#ifndef RCUQS_DRIFT_H
+#define RCUQS_DRIFT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "profile.h"
+#include "tunables.h"
+
+/*
+ * The running value of tunable i: sysfs for runtime ones, the kernel
+ * command line for boot-only ones. Returns true when there is one.
+ */
+bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline, char *val,
+		   size_t len);
+/*
+ * What tunable i should be: the profile's value, or for a runtime
+ * parameter it does not set that rcuqs changed before, the value it had
+ * then (set-profile put it back). NULL when rcuqs does not manage it.
+ */
+const char *expected_value(const struct profile *p, char orig[N_TUNABLES][VALUE_MAX], size_t i);
+/* Whether tunable i differs from what it should be (want NULL: never). */
+bool tunable_drifts(const struct rcuqs_ctx *ctx, size_t i, const char *want, bool have,
+		    const char *val);
+
+/*
+ * The active profile's name into name ("" when none is recorded) and how
+ * many parameters drifted from it into *ndrift. 0, or -errno when the
+ * record, the profile or the recorded originals cannot be read (name
+ * still set when the record could be).
+ */
+int active_drift(const struct rcuqs_ctx *ctx, char *name, size_t len, size_t *ndrift);
+
+#endif
