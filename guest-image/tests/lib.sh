@@ -248,8 +248,14 @@ effective() {
 
 # ipis CPU: rescheduling and function-call IPIs CPU has taken since boot
 # (the RES and CAL lines of /proc/interrupts).
+# Plain bash: the image has no awk.
 ipis() {
-	awk -v c=$(($1 + 2)) '$1 == "RES:" || $1 == "CAL:" { n += $c } END { print n + 0 }' /proc/interrupts
+	local -a f
+	local n=0
+	while read -r -a f; do
+		case ${f[0]} in RES: | CAL:) n=$((n + f[$1 + 1])) ;; esac
+	done </proc/interrupts
+	echo $n
 }
 
 # csv BENCH SETTING ROUND WHERE MEASURE VALUE: one row of the bench's
