@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -14,6 +16,17 @@
 #include <unistd.h>
 
 #include "util.h"
+
+#ifdef RCUQS_FAULT_INJECTION
+void fault_point(void)
+{
+	static long steps;
+	const char *at = getenv("RCUQS_CRASH_AT");
+
+	if (at && ++steps == atol(at))
+		raise(SIGKILL);
+}
+#endif
 
 void errmsg(const char *fmt, ...)
 {
@@ -283,6 +296,7 @@ static int make_parents(struct pending_file *pf)
 	for (int i = 0; i < ntodo; i++)
 		*todo[i] = '\0';
 	for (int i = ntodo - 1; i >= 0; i--) {
+		fault_point();
 		if (mkdir(dir, 0755) < 0)
 			return -errno;
 		strcpy(pf->made[pf->nmade++], dir);
@@ -350,6 +364,8 @@ int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *co
 	if (snprintf(pf->tmp, sizeof(pf->tmp), "%s.rcuqs-new", pf->path) >= (int)sizeof(pf->tmp) ||
 	    snprintf(pf->old, sizeof(pf->old), "%s.rcuqs-old", pf->path) >= (int)sizeof(pf->old))
 		return -ENAMETOOLONG;
+	unlink(pf->tmp);	/* a leftover from a crash; we hold the lock */
+	unlink(pf->old);
 	r = check_target(pf, &st);
 	if (r < 0)
 		return r;
@@ -360,7 +376,7 @@ int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *co
 	r = make_parents(pf);
 	if (r < 0)
 		goto fail;
-	unlink(pf->tmp);	/* a leftover from a crash; we hold the lock */
+	fault_point();
 	fd = open(pf->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
 		r = -errno;
@@ -407,9 +423,11 @@ int pending_commit(struct pending_file *pf)
 		return 0;
 	if (pf->existed) {
 		unlink(pf->old);
+		fault_point();
 		if (link(pf->path, pf->old) < 0)
 			return -errno;
 	}
+	fault_point();
 	if (pf->remove ? unlink(pf->path) < 0 : rename(pf->tmp, pf->path) < 0) {
 		int r = -errno;
 
@@ -429,6 +447,7 @@ int pending_revert(struct pending_file *pf)
 
 	if (!pf->committed)
 		return 0;
+	fault_point();
 	r = pf->existed ? rename(pf->old, pf->path) : unlink(pf->path);
 	if (r < 0)
 		return -errno;
@@ -445,6 +464,16 @@ void pending_done(struct pending_file *pf)
 		unlink(pf->old);
 	pf->committed = false;
 	pf->nmade = 0;
+}
+
+void pending_leftovers(const struct rcuqs_ctx *ctx, const char *abs)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s%s.rcuqs-new", ctx->root, abs) < (int)sizeof(path))
+		unlink(path);
+	if (snprintf(path, sizeof(path), "%s%s.rcuqs-old", ctx->root, abs) < (int)sizeof(path))
+		unlink(path);
 }
 
 void pending_abort(struct pending_file *pf)

@@ -89,5 +89,24 @@ int pending_commit(struct pending_file *pf);
 int pending_revert(struct pending_file *pf);	/* 0 or -errno */
 void pending_done(struct pending_file *pf);
 void pending_abort(struct pending_file *pf);
+/*
+ * Remove what a crash may have left of a replacement of abs: its
+ * temporary and its kept old copy (we hold the lock; pending_prepare()
+ * does it too).
+ */
+void pending_leftovers(const struct rcuqs_ctx *ctx, const char *abs);
+
+/*
+ * Tests only (built with RCUQS_FAULT_INJECTION, as the ASan build is):
+ * RCUQS_CRASH_AT=N in the environment kills the tool with SIGKILL at its
+ * Nth step that changes a file or a parameter, to test the crash windows.
+ */
+#ifdef RCUQS_FAULT_INJECTION
+void fault_point(void);
+#else
+static inline void fault_point(void)
+{
+}
+#endif
 
 #endif
