@@ -258,6 +258,7 @@ out:
 static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	char orig[N_TUNABLES][VALUE_MAX];
+	struct pending_file origf;
 	struct change c[N_TUNABLES];
 	char name[80];
 	struct profile p;
@@ -279,15 +280,24 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = profile_load(ctx, name, &p);
 	if (r < 0)
 		goto out;
-	/* At boot: what set-profile left, restores included; nothing recorded. */
+	/*
+	 * At boot: what set-profile left, restores included. The profile may
+	 * have been edited or upgraded since: what it now changes first is
+	 * recorded, as by set-profile.
+	 */
 	if ((r = original_read(ctx, orig)) < 0)
 		goto out;
 	n = changes_from_profile(&p, c);
 	n = changes_add_restores(c, n, orig);
+	if ((r = record_originals(ctx, orig, c, n, &origf)) < 0)
+		goto out;
 	r = apply_changes(ctx, c, n);
 	if (r == 0) {
+		pending_done(&origf);
 		record_adjusted(ctx, c, n);
 		report_changes(ctx, p.name, c, n);
+	} else {
+		forget_originals(&origf);
 	}
 out:
 	profile_free(&p);
