@@ -21,10 +21,14 @@
 void fault_point(void)
 {
 	static long steps;
-	const char *at = getenv("RCUQS_CRASH_AT");
+	const char *at = getenv("RCUQS_CRASH_AT"), *run = getenv("RCUQS_CRASH_RUN");
 
-	if (at && ++steps == atol(at))
+	if (!at || ++steps != atol(at))
+		return;
+	if (!run)
 		raise(SIGKILL);
+	else if (system(run) != 0)
+		errmsg("RCUQS_CRASH_RUN failed");
 }
 #endif
 
@@ -305,6 +309,19 @@ static int make_parents(struct pending_file *pf)
 	return 0;
 }
 
+int check_replaceable(int fd, struct stat *st)
+{
+	unsigned int flags = 0;
+
+	if (fstat(fd, st) < 0)
+		return -errno;
+	if (!S_ISREG(st->st_mode))
+		return S_ISDIR(st->st_mode) ? -EISDIR : -E_NOTREG;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)))
+		return -E_IMMUTABLE;
+	return 0;
+}
+
 /*
  * The file being replaced: absent, or a regular file that a rename may
  * replace (no link, no immutable or append-only flag). Its mode and owner
@@ -312,8 +329,7 @@ static int make_parents(struct pending_file *pf)
  */
 static int check_target(struct pending_file *pf, struct stat *st)
 {
-	unsigned int flags = 0;
-	int fd, r = 0;
+	int fd, r;
 
 	fd = open(pf->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
@@ -321,20 +337,13 @@ static int check_target(struct pending_file *pf, struct stat *st)
 			return 0;
 		return errno == ENXIO ? -E_NOTREG : -errno;
 	}
-	if (fstat(fd, st) < 0)
-		r = -errno;
-	else if (!S_ISREG(st->st_mode))
-		r = S_ISDIR(st->st_mode) ? -EISDIR : -E_NOTREG;
-	else if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 &&
-		 (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)))
-		r = -E_IMMUTABLE;
-	else
-		pf->existed = true;
+	r = check_replaceable(fd, st);
+	pf->existed = r == 0;
 	close(fd);
 	return r;
 }
 
-static int write_all(int fd, const char *content, size_t len)
+int write_fd(int fd, const char *content, size_t len)
 {
 	size_t done = 0;
 
@@ -382,7 +391,7 @@ int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *co
 		r = -errno;
 		goto fail;
 	}
-	r = write_all(fd, content, strlen(content));
+	r = write_fd(fd, content, strlen(content));
 	/* chown only when needed: rcuqs's units run without CAP_CHOWN. */
 	if (r == 0 && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
 	    fchown(fd, st.st_uid, st.st_gid) < 0)

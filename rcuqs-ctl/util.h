@@ -61,6 +61,15 @@ int read_text(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t le
 /* Strip trailing whitespace in place. */
 void rstrip(char *s);
 
+/*
+ * Whether the file open on fd may be replaced by a rename: a regular file
+ * (-EISDIR, -E_NOTREG), not immutable or append-only (-E_IMMUTABLE). Its
+ * status into st.
+ */
+int check_replaceable(int fd, struct stat *st);
+/* Write all of content to fd; 0 or -errno. */
+int write_fd(int fd, const char *content, size_t len);
+
 /* Profile and other names a user may give: [A-Za-z0-9_.-], no leading '.' or '-'. */
 bool valid_name(const char *name);
 
@@ -99,7 +108,9 @@ void pending_leftovers(const struct rcuqs_ctx *ctx, const char *abs);
 /*
  * Tests only (built with RCUQS_FAULT_INJECTION, as the ASan build is):
  * RCUQS_CRASH_AT=N in the environment kills the tool with SIGKILL at its
- * Nth step that changes a file or a parameter, to test the crash windows.
+ * Nth step that changes a file or a parameter, to test the crash windows;
+ * with RCUQS_CRASH_RUN=CMD, runs CMD (sh -c) there instead, as another
+ * process racing the tool would.
  */
 #ifdef RCUQS_FAULT_INJECTION
 void fault_point(void);
