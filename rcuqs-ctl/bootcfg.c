@@ -180,11 +180,6 @@ struct span {
 	size_t len;
 };
 
-static bool span_is(const struct span *a, const struct span *b)
-{
-	return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
-}
-
 static const char *span_end(const struct span *a)
 {
 	return a->s + a->len;
@@ -217,61 +212,17 @@ static ssize_t tokens_of(const char *s, struct span **t, bool params)
 	return (ssize_t)n;
 }
 
-/* Whether a[i] follows a[i - 1] after exactly one space, as cmdline_append() puts it. */
-static bool one_space_after(const struct span *a, size_t i)
-{
-	return a[i].s == span_end(&a[i - 1]) + 1 && a[i].s[-1] == ' ';
-}
-
-/* s without the bytes [from, to); malloc'd. */
-static char *cut(const char *s, const char *from, const char *to)
-{
-	size_t head = (size_t)(from - s);
-	char *out = malloc(strlen(s) - (size_t)(to - from) + 1);
-
-	if (out) {
-		memcpy(out, s, head);
-		strcpy(out + head, to);
-	}
-	return out;
-}
-
 char *cmdline_strip(const char *old, const char *own)
 {
 	struct span *t = NULL, *o = NULL;
 	ssize_t nt = tokens_of(old, &t, true), no = tokens_of(own, &o, false);
+	const char *copied = old;
 	char *out = NULL;
 	bool *gone = NULL;
+	size_t n = 0;
 
 	if (nt < 0 || no < 0)
 		goto out;
-	if (no == 0 || nt < no)
-		goto slow;
-	/* As cmdline_append() left them: the last parameters, one space before each. */
-	{
-		size_t f = (size_t)(nt - no);
-		const char *from, *to = span_end(&t[nt - 1]);
-		bool match = true;
-
-		for (size_t i = 0; i < (size_t)no && match; i++)
-			match = span_is(&t[f + i], &o[i]) && (i == 0 || one_space_after(t, f + i));
-		if (match && f > 0 && one_space_after(t, f)) {
-			from = span_end(&t[f - 1]);
-		} else if (match && f == 0 && t[0].s == old) {
-			from = old;
-			if (*to == ' ')
-				to++;
-		} else {
-			goto slow;
-		}
-		out = cut(old, from, to);
-		goto out;
-	}
-slow:
-	/*
-	 * Edited since, or written by an older rcuqs: the last token byte for
-	 * byte each of ours goes, with the blanks before it on its line.
-	 */
 	out = malloc(strlen(old) + 1);
 	gone = calloc((size_t)nt + 1, sizeof(*gone));
 	if (!out || !gone) {
@@ -279,32 +230,33 @@ slow:
 		out = NULL;
 		goto out;
 	}
+	/* The last token byte for byte each of ours: the one cmdline_append() put last. */
 	for (ssize_t i = no; i-- > 0;)
 		for (ssize_t k = nt; k-- > 0;)
-			if (!gone[k] && span_is(&t[k], &o[i])) {
+			if (!gone[k] && t[k].len == o[i].len &&
+			    memcmp(t[k].s, o[i].s, o[i].len) == 0) {
 				gone[k] = true;
 				break;
 			}
-	{
-		const char *copied = old;
-		size_t n = 0;
+	/*
+	 * Each goes with the blanks before it on its line; at the start of
+	 * the text, with the one space after it. That is exactly what
+	 * cmdline_append() added, when the file was not edited since.
+	 */
+	for (ssize_t k = 0; k < nt; k++) {
+		const char *from = t[k].s;
 
-		for (ssize_t k = 0; k < nt; k++) {
-			const char *from = t[k].s;
-
-			if (!gone[k])
-				continue;
-			while (from > copied && is_blank(from[-1]) && from[-1] != '\n')
-				from--;
-			memcpy(out + n, copied, (size_t)(from - copied));
-			n += (size_t)(from - copied);
-			copied = span_end(&t[k]);
-			if (n == 0)	/* first on the line: its blanks after go */
-				while (*copied == ' ' || *copied == '\t')
-					copied++;
-		}
-		strcpy(out + n, copied);
+		if (!gone[k])
+			continue;
+		while (from > copied && is_blank(from[-1]) && from[-1] != '\n')
+			from--;
+		memcpy(out + n, copied, (size_t)(from - copied));
+		n += (size_t)(from - copied);
+		copied = span_end(&t[k]);
+		if (n == 0 && *copied == ' ')
+			copied++;
 	}
+	strcpy(out + n, copied);
 out:
 	free(gone);
 	free(o);

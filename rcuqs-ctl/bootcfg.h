@@ -45,12 +45,11 @@ int proc_cmdline(const struct rcuqs_ctx *ctx, char **out);
 
 /*
  * old (the content of /etc/kernel/cmdline) without own, rcuqs's tokens:
- * when they are its last parameters before "--" as cmdline_append() put
- * them, that block and the one space before it go, so that the result is
- * old before the append byte for byte; otherwise (the file was edited) the
- * last token byte for byte each of own goes with the blanks before it.
- * An administrator's token with the same bytes as one of own, before it,
- * stays. malloc'd; NULL without memory.
+ * the last token before "--" byte for byte each of own goes, with the
+ * blanks before it on its line, or at the start of old with one space
+ * after it, so that the result is old before cmdline_append() byte for
+ * byte. An administrator's token with the same bytes as one of own,
+ * before it, stays. malloc'd; NULL without memory.
  */
 char *cmdline_strip(const char *old, const char *own);
 /*
