@@ -231,23 +231,12 @@ int original_read(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX])
 {
 	char buf[4096], *line, *save = NULL;
 	unsigned lineno = 0;
-	ssize_t got;
-	int fd;
+	int r;
 
 	memset(orig, 0, N_TUNABLES * VALUE_MAX);
-	fd = open_trusted(ctx, ORIGINAL_FILE, "record");
-	if (fd == -ENOENT)
-		return 0;
-	if (fd < 0)
-		return -EINVAL;
-	got = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (got < 0 || got == (ssize_t)sizeof(buf) || memchr(buf, '\0', (size_t)got)) {
-		errmsg("%s: %s", ORIGINAL_FILE, got < 0 ? errstr(-errno) :
-		       got == (ssize_t)sizeof(buf) ? "too long" : "NUL byte in the file");
-		return -EINVAL;
-	}
-	buf[got] = '\0';
+	r = read_trusted(ctx, ORIGINAL_FILE, buf, sizeof(buf));
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
 	for (char *p = buf; p; p = save) {
 		const struct tunable *t;
 		char q[QUOTE_BUF], *eq;

@@ -353,25 +353,16 @@ static int owned_tokens(const struct rcuqs_ctx *ctx, const char *content, char *
 	size_t len = 0;
 	bool have_sum = false;
 	unsigned lineno = 0;
-	ssize_t got;
-	int fd;
+	int r;
 
 	*own = NULL;
-	fd = open_trusted(ctx, KCMDLINE_RECORD, "record");
-	if (fd == -ENOENT) {
+	r = read_trusted(ctx, KCMDLINE_RECORD, buf, sizeof(buf));
+	if (r == -ENOENT) {
 		*own = previous_args(ctx);
 		return *own ? 0 : -ENOMEM;
 	}
-	if (fd < 0)
-		return -EINVAL;
-	got = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (got < 0 || got == (ssize_t)sizeof(buf) || memchr(buf, '\0', (size_t)got)) {
-		errmsg("%s: %s", KCMDLINE_RECORD, got < 0 ? errstr(-errno) :
-		       got == (ssize_t)sizeof(buf) ? "too long" : "NUL byte in the file");
-		return -EINVAL;
-	}
-	buf[got] = '\0';
+	if (r < 0)
+		return r;
 	for (char *p = buf; p; p = save) {
 		char q[QUOTE_BUF];
 		int end = 0;

@@ -203,6 +203,24 @@ int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
 	}
 }
 
+int read_trusted(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len)
+{
+	ssize_t got;
+	int fd = open_trusted(ctx, abs, "record");
+
+	if (fd < 0)
+		return fd == -ENOENT ? fd : -EINVAL;
+	got = read(fd, buf, len);
+	close(fd);
+	if (got < 0 || got == (ssize_t)len || memchr(buf, '\0', (size_t)got)) {
+		errmsg("%s: %s", abs, got < 0 ? errstr(-errno) :
+		       got == (ssize_t)len ? "too long" : "NUL byte in the file");
+		return -EINVAL;
+	}
+	buf[got] = '\0';
+	return 0;
+}
+
 int read_file(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len,
 	      struct stat *st)
 {

@@ -47,6 +47,12 @@ int open_regular(const struct rcuqs_ctx *ctx, const char *abs, int flags, struct
  */
 int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind);
 /*
+ * A record of rcuqs's in /etc/rcuqs, through open_trusted(), whole into
+ * buf (NUL-terminated): 0, -ENOENT when there is none (not said), or
+ * -EINVAL (said why: unsafe, too long for buf, a NUL byte).
+ */
+int read_trusted(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len);
+/*
  * A whole small file, byte for byte, into buf (NUL-terminated; the length
  * returned counts any NUL inside), through open_regular(). Length or
  * -errno: -EFBIG when it does not fit. buf is "" on error.
