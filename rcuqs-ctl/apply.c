@@ -117,7 +117,9 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		r = sysfs_write(ctx, c[i].t->sysfs, c[i].value);
 		if (r < 0) {
-			errmsg("cannot set %s=%s: %s", c[i].t->name, c[i].value, errstr(r));
+			errmsg("cannot set %s=%s: %s%s", c[i].t->name, c[i].value, errstr(r),
+			       c[i].restore ? " (its value before rcuqs, recorded in "
+					      ORIGINAL_FILE ")" : "");
 			failed = (int)i;
 			break;
 		}
@@ -215,37 +217,26 @@ bool adjusted_match(const struct rcuqs_ctx *ctx, const struct tunable *t, const 
 	return false;
 }
 
-/* A recorded value: what the kernel showed, a decimal or "auto". */
+/*
+ * A recorded value: held to a profile's rules (tunable_check()), so that
+ * "010", which the kernel reads as 8, or a number the kernel cannot hold,
+ * never reaches it.
+ */
 static bool original_valid(const struct tunable *t, const char *v)
 {
-	size_t len = strlen(v);
-
-	if (t->type == TT_AUTO_ULONG && strcmp(v, "auto") == 0)
-		return true;
-	return len > 0 && len < 21 && strspn(v, "0123456789") == len;
+	return strlen(v) < VALUE_MAX && tunable_check(t, v) == 0;
 }
 
 int original_read(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX])
 {
 	char buf[4096], *line, *save = NULL;
 	unsigned lineno = 0;
-	ssize_t got;
-	int fd;
+	int r;
 
 	memset(orig, 0, N_TUNABLES * VALUE_MAX);
-	fd = open_trusted(ctx, ORIGINAL_FILE, "record");
-	if (fd == -ENOENT)
-		return 0;
-	if (fd < 0)
-		return -EINVAL;
-	got = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (got < 0 || got == (ssize_t)sizeof(buf) || memchr(buf, '\0', (size_t)got)) {
-		errmsg("%s: %s", ORIGINAL_FILE, got < 0 ? errstr(-errno) :
-		       got == (ssize_t)sizeof(buf) ? "too long" : "NUL byte in the file");
-		return -EINVAL;
-	}
-	buf[got] = '\0';
+	r = read_trusted(ctx, ORIGINAL_FILE, buf, sizeof(buf));
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
 	for (char *p = buf; p; p = save) {
 		const struct tunable *t;
 		char q[QUOTE_BUF], *eq;
@@ -261,8 +252,14 @@ int original_read(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX])
 		if (eq)
 			*eq = '\0';
 		t = eq ? tunable_find(line) : NULL;
-		if (!t || !tunable_runtime(t) || strlen(eq + 1) >= VALUE_MAX ||
-		    !original_valid(t, eq + 1) || orig[t - tunables][0]) {
+		if (t && tunable_runtime(t) && !orig[t - tunables][0] && !original_valid(t, eq + 1)) {
+			/* The value alone, whole: a '\r' of a CRLF line end shows. */
+			errmsg("%s:%u: invalid value '%s' for %s, expected %s "
+			       "(remove the file to forget the values)", ORIGINAL_FILE, lineno,
+			       quote(eq + 1, q), t->name, t->range);
+			return -EINVAL;
+		}
+		if (!t || !tunable_runtime(t) || orig[t - tunables][0]) {
 			if (eq)
 				*eq = '=';
 			errmsg("%s:%u: invalid line '%s' (remove the file to forget the values)",

@@ -4,6 +4,7 @@
  * reading /proc/cmdline and /etc/rcuqs/active.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +46,19 @@ char *boot_args(const struct profile *p)
 	return s;
 }
 
+/* Blanks between parameters: the kernel's isspace() on the command line. */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
 /* Next token of a kernel command line (double quotes group); NULL at end. */
 static const char *next_token(const char *s, size_t *tlen)
 {
 	const char *start;
 	bool quoted = false;
 
-	while (*s == ' ' || *s == '\t' || *s == '\n')
+	while (is_blank(*s))
 		s++;
 	if (!*s)
 		return NULL;
@@ -59,34 +66,89 @@ static const char *next_token(const char *s, size_t *tlen)
 	for (; *s; s++) {
 		if (*s == '"')
 			quoted = !quoted;
-		else if (!quoted && (*s == ' ' || *s == '\t' || *s == '\n'))
+		else if (!quoted && is_blank(*s))
 			break;
 	}
 	*tlen = (size_t)(s - start);
 	return start;
 }
 
-static bool token_is(const char *tok, size_t tlen, const char *key)
-{
-	size_t klen = strlen(key);
+/*
+ * The kernel's reading of a token (next_arg() in lib/cmdline.c): a leading
+ * double quote goes, the name runs to the first '=', a value's opening
+ * quote and a closing quote at the end go.
+ */
+struct param {
+	const char *name, *val;
+	size_t nlen, vlen;
+	bool has_val;
+};
 
-	return tlen >= klen && strncmp(tok, key, klen) == 0 &&
-	       (tlen == klen || tok[klen] == '=');
+static void token_param(const char *tok, size_t tlen, struct param *p)
+{
+	const char *s = tok, *end = tok + tlen, *eq = NULL;
+	bool quoted = tlen > 0 && *tok == '"';
+
+	if (quoted)
+		s++;
+	for (const char *q = s + 1; q < end && !eq; q++)
+		if (*q == '=')
+			eq = q;
+	p->name = s;
+	p->has_val = eq != NULL;
+	if (!eq) {
+		p->nlen = (size_t)(end - s);
+		if (quoted && p->nlen > 0 && end[-1] == '"')
+			p->nlen--;
+		p->val = end;
+		p->vlen = 0;
+		return;
+	}
+	p->nlen = (size_t)(eq - s);
+	p->val = eq + 1;
+	if (p->val < end && *p->val == '"') {
+		p->val++;
+		quoted = true;
+	}
+	p->vlen = (size_t)(end - p->val);
+	if (quoted && p->vlen > 0 && end[-1] == '"')
+		p->vlen--;
+}
+
+/* Whether two parameter names are the same to the kernel: '-' and '_' alike. */
+static bool param_eq(const char *a, size_t alen, const char *b, size_t blen)
+{
+	if (alen != blen)
+		return false;
+	for (size_t i = 0; i < alen; i++)
+		if ((a[i] == '-' ? '_' : a[i]) != (b[i] == '-' ? '_' : b[i]))
+			return false;
+	return true;
+}
+
+/* Whether the token ends the kernel's parameters: what follows goes to init. */
+static bool is_dashdash(const char *tok, size_t tlen)
+{
+	struct param p;
+
+	token_param(tok, tlen, &p);
+	return !p.has_val && p.nlen == 2 && memcmp(p.name, "--", 2) == 0;
 }
 
 bool cmdline_value(const char *cmdline, const char *key, char *val, size_t len)
 {
 	const char *tok, *s = cmdline;
-	size_t tlen, klen = strlen(key);
+	size_t tlen;
 	bool found = false;
 
-	while ((tok = next_token(s, &tlen))) {
-		if (token_is(tok, tlen, key)) {
-			size_t vlen = tlen > klen ? tlen - klen - 1 : 0;
+	while ((tok = next_token(s, &tlen)) && !is_dashdash(tok, tlen)) {
+		struct param p;
 
-			if (vlen >= len)
-				vlen = len - 1;
-			memcpy(val, tok + klen + (tlen > klen), vlen);
+		token_param(tok, tlen, &p);
+		if (param_eq(p.name, p.nlen, key, strlen(key))) {
+			size_t vlen = p.vlen < len ? p.vlen : len - 1;
+
+			memcpy(val, p.val, vlen);
 			val[vlen] = '\0';
 			found = true;
 		}
@@ -112,137 +174,129 @@ int proc_cmdline(const struct rcuqs_ctx *ctx, char **out)
 	return 0;
 }
 
-/* Whether two tokens set the same parameter ("key" or "key=value"). */
-static bool same_key(const char *a, size_t alen, const char *b, size_t blen)
-{
-	const char *ea = memchr(a, '=', alen), *eb = memchr(b, '=', blen);
-	size_t ka = ea ? (size_t)(ea - a) : alen, kb = eb ? (size_t)(eb - b) : blen;
+/* A token: where it starts and how long it is. */
+struct span {
+	const char *s;
+	size_t len;
+};
 
-	return ka == kb && memcmp(a, b, ka) == 0;
+static const char *span_end(const struct span *a)
+{
+	return a->s + a->len;
 }
 
-/* Whether tok is byte for byte one of the tokens of list. */
-static bool has_token(const char *list, const char *tok, size_t tlen)
+/*
+ * The tokens of s before "--" into a malloc'd *t; with params, without a
+ * last one whose quote never closes (it takes the rest of the line, so
+ * nothing can follow it). Their count, or -ENOMEM.
+ */
+static ssize_t tokens_of(const char *s, struct span **t, bool params)
 {
-	const char *f, *s = list;
-	size_t flen;
+	size_t n = 0, tlen;
+	const char *tok;
 
-	while ((f = next_token(s, &flen))) {
-		if (flen == tlen && memcmp(f, tok, tlen) == 0)
-			return true;
-		s = f + flen;
+	*t = malloc((strlen(s) / 2 + 1) * sizeof(**t));
+	if (!*t)
+		return -ENOMEM;
+	while ((tok = next_token(s, &tlen)) && !(params && is_dashdash(tok, tlen))) {
+		size_t q = 0;
+
+		for (size_t i = 0; i < tlen; i++)
+			q += tok[i] == '"';
+		if (params && q % 2)
+			break;
+		(*t)[n].s = tok;
+		(*t)[n++].len = tlen;
+		s = tok + tlen;
 	}
-	return false;
+	return (ssize_t)n;
 }
 
-static bool quotes_open(const char *tok, size_t tlen)
+char *cmdline_strip(const char *old, const char *own)
 {
-	size_t q = 0;
+	struct span *t = NULL, *o = NULL;
+	ssize_t nt = tokens_of(old, &t, true), no = tokens_of(own, &o, false);
+	const char *copied = old;
+	char *out = NULL;
+	bool *gone = NULL;
+	size_t n = 0;
 
-	for (size_t i = 0; i < tlen; i++)
-		q += tok[i] == '"';
-	return q % 2;
+	if (nt < 0 || no < 0)
+		goto out;
+	out = malloc(strlen(old) + 1);
+	gone = calloc((size_t)nt + 1, sizeof(*gone));
+	if (!out || !gone) {
+		free(out);
+		out = NULL;
+		goto out;
+	}
+	/* The last token byte for byte each of ours: the one cmdline_append() put last. */
+	for (ssize_t i = no; i-- > 0;)
+		for (ssize_t k = nt; k-- > 0;)
+			if (!gone[k] && t[k].len == o[i].len &&
+			    memcmp(t[k].s, o[i].s, o[i].len) == 0) {
+				gone[k] = true;
+				break;
+			}
+	/*
+	 * Each goes with the blanks before it on its line; at the start of
+	 * the text, with the one space after it. That is exactly what
+	 * cmdline_append() added, when the file was not edited since.
+	 */
+	for (ssize_t k = 0; k < nt; k++) {
+		const char *from = t[k].s;
+
+		if (!gone[k])
+			continue;
+		while (from > copied && is_blank(from[-1]) && from[-1] != '\n')
+			from--;
+		memcpy(out + n, copied, (size_t)(from - copied));
+		n += (size_t)(from - copied);
+		copied = span_end(&t[k]);
+		if (n == 0 && *copied == ' ')
+			copied++;
+	}
+	strcpy(out + n, copied);
+out:
+	free(gone);
+	free(o);
+	free(t);
+	return out;
 }
 
-static bool is_blank(char c)
+char *cmdline_append(const char *old, const char *args)
 {
-	return c == ' ' || c == '\t' || c == '\n';
+	struct span *t = NULL;
+	ssize_t nt;
+	char *out;
+
+	if (!args[0])
+		return strdup(old);
+	nt = tokens_of(old, &t, true);
+	if (nt < 0)
+		return NULL;
+	out = malloc(strlen(old) + strlen(args) + 2);
+	if (out && nt > 0) {
+		/* After the last parameter: the kernel takes the last value. */
+		size_t head = (size_t)(span_end(&t[nt - 1]) - old);
+
+		memcpy(out, old, head);
+		sprintf(out + head, " %s%s", args, old + head);
+	} else if (out) {
+		sprintf(out, "%s%s%s", args, old[0] && old[0] != '\n' ? " " : "", old);
+	}
+	free(t);
+	return out;
 }
 
 char *cmdline_merge(const char *old, const char *args, const char *prev)
 {
-	size_t cap = strlen(old) + strlen(args) + 4, tlen, n = 0;
-	const char *tok, *s = old, *copied = old, *rest, *open = NULL;
-	bool used[N_TUNABLES * 2] = { false }, theirs[N_TUNABLES * 2] = { false };
-	char *out = malloc(cap);
+	char *stripped = cmdline_strip(old, prev), *out;
 
-	if (!out)
+	if (!stripped)
 		return NULL;
-	/*
-	 * A key of args the administrator has a token for: ours cannot stay in
-	 * place (theirs may come after it), it goes to the end.
-	 */
-	while ((tok = next_token(s, &tlen)) && !(tlen == 2 && memcmp(tok, "--", 2) == 0)) {
-		const char *f;
-		size_t alen, idx = 0;
-
-		s = tok + tlen;
-		if (has_token(prev, tok, tlen))
-			continue;
-		for (const char *as = args; (f = next_token(as, &alen)); as = f + alen, idx++)
-			if (idx < N_TUNABLES * 2 && same_key(f, alen, tok, tlen))
-				theirs[idx] = true;
-	}
-	s = old;
-	while ((tok = next_token(s, &tlen)) && !(tlen == 2 && memcmp(tok, "--", 2) == 0)) {
-		const char *a = NULL, *f;
-		size_t alen = 0, idx = 0;
-
-		s = tok + tlen;
-		/* Not ours: never touched (if it sets a key of args, ours come later and win). */
-		if (!has_token(prev, tok, tlen)) {
-			if (quotes_open(tok, tlen))	/* it takes the rest of the line */
-				open = tok;
-			continue;
-		}
-		/* Ours, and args sets its key: the first such token takes the new value. */
-		for (const char *as = args; (f = next_token(as, &alen)); as = f + alen, idx++) {
-			if (same_key(f, alen, tok, tlen)) {
-				a = f;
-				break;
-			}
-		}
-		if (a && idx < N_TUNABLES * 2 && !used[idx] && !theirs[idx]) {
-			used[idx] = true;
-			memcpy(out + n, copied, (size_t)(tok - copied));
-			n += (size_t)(tok - copied);
-			memcpy(out + n, a, alen);
-			n += alen;
-			copied = s;
-			continue;
-		}
-		/* What rcuqs wrote last time and no longer writes there: removed. */
-		{
-			const char *from = tok;
-
-			while (from > copied && is_blank(from[-1]) && from[-1] != '\n')
-				from--;
-			memcpy(out + n, copied, (size_t)(from - copied));
-			n += (size_t)(from - copied);
-			copied = s;
-			if (n == 0)	/* first on the line: its blanks after go */
-				while (*copied == ' ' || *copied == '\t')
-					copied++;
-		}
-	}
-	/*
-	 * The rest of the parameters, after the last one before "--", or
-	 * before a last token whose quote never closes, lest it swallow them.
-	 */
-	rest = open ? open : tok ? tok : old + strlen(old);
-	while (!open && rest > copied && is_blank(rest[-1]))
-		rest--;
-	memcpy(out + n, copied, (size_t)(rest - copied));
-	n += (size_t)(rest - copied);
-	copied = rest;
-	{
-		const char *f;
-		size_t idx = 0, alen;
-
-		for (const char *as = args; (f = next_token(as, &alen)); as = f + alen, idx++) {
-			if (idx < N_TUNABLES * 2 && used[idx])
-				continue;
-			if (n > 0 && !is_blank(out[n - 1]))
-				out[n++] = ' ';
-			memcpy(out + n, f, alen);
-			n += alen;
-		}
-	}
-	if (*copied && !is_blank(*copied) && n > 0 && !is_blank(out[n - 1]))
-		out[n++] = ' ';	/* keep what follows apart */
-	strcpy(out + n, copied);
-	if (old[0] == '\0' && n > 0)
-		strcat(out, "\n");	/* an empty file gets a whole line */
+	out = cmdline_append(stripped, args);
+	free(stripped);
 	return out;
 }
 
@@ -267,48 +321,165 @@ static char *previous_args(const struct rcuqs_ctx *ctx)
 	return buf;
 }
 
-/*
- * Prepare /etc/kernel/cmdline with args merged in (see cmdline_merge()),
- * when the file exists (*have tells) and the merge changes it.
- */
-static int kcmdline_prepare(const struct rcuqs_ctx *ctx, const char *args,
-			    struct pending_file *kcmd, bool *have)
+/* FNV-1a: which of two contents /etc/kernel/cmdline has, not a defence. */
+static unsigned long long content_sum(const char *s)
 {
-	char *old = malloc(CMDLINE_MAX), *prev = previous_args(ctx), *content = NULL;
+	unsigned long long h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Tokens rcuqs writes: names and validated values, one space apart. */
+static bool record_tokens_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,=- ") == n &&
+	       (n == 0 || (s[0] != ' ' && s[n - 1] != ' ' && !strstr(s, "  ")));
+}
+
+/*
+ * rcuqs's own tokens in content, the text of /etc/kernel/cmdline, into
+ * *own (malloc'd): as KCMDLINE_RECORD says (its "next" ones when content
+ * is what they were written into), else, from an older rcuqs, as the GRUB
+ * drop-in says. -EINVAL (said why) for a bad record.
+ */
+static int owned_tokens(const struct rcuqs_ctx *ctx, const char *content, char **own)
+{
+	char buf[2048], *line, *save = NULL, *tokens = NULL, *next = NULL;
+	unsigned long long sum = 0;
+	size_t len = 0;
+	bool have_sum = false;
+	unsigned lineno = 0;
 	int r;
 
-	*have = false;
-	if (!old || !prev) {
+	*own = NULL;
+	r = read_trusted(ctx, KCMDLINE_RECORD, buf, sizeof(buf));
+	if (r == -ENOENT) {
+		*own = previous_args(ctx);
+		return *own ? 0 : -ENOMEM;
+	}
+	if (r < 0)
+		return r;
+	for (char *p = buf; p; p = save) {
+		char q[QUOTE_BUF];
+		int end = 0;
+
+		line = p;
+		save = strchr(p, '\n');
+		if (save)
+			*save++ = '\0';
+		lineno++;
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if (strncmp(line, "tokens=", 7) == 0 && !tokens && record_tokens_valid(line + 7))
+			tokens = line + 7;
+		else if (strncmp(line, "next=", 5) == 0 && !next && record_tokens_valid(line + 5))
+			next = line + 5;
+		else if (!have_sum && sscanf(line, "next-sum=%zu %llx%n", &len, &sum, &end) == 2 &&
+			 line[end] == '\0')
+			have_sum = true;
+		else {
+			errmsg("%s:%u: invalid line '%s' (see rcuqs-ctl(8), FILES)", KCMDLINE_RECORD,
+			       lineno, quote(line, q));
+			return -EINVAL;
+		}
+	}
+	if (!tokens || !next != !have_sum) {
+		errmsg("%s: incomplete record (see rcuqs-ctl(8), FILES)", KCMDLINE_RECORD);
+		return -EINVAL;
+	}
+	if (next && strlen(content) == len && content_sum(content) == sum)
+		tokens = next;	/* a switch or 'off' got as far as the rewrite */
+	*own = strdup(tokens);
+	return *own ? 0 : -ENOMEM;
+}
+
+/*
+ * Prepare /etc/kernel/cmdline without rcuqs's tokens and with args (NULL:
+ * 'off') after the last parameter, when the file exists and this changes
+ * it, and the record of the change (b->rec). For 'off', a file that is
+ * not a regular one is left alone with a warning (b->skipped).
+ */
+static int kcmdline_prepare(const struct rcuqs_ctx *ctx, const char *args, struct bootcfg *b)
+{
+	char *old = malloc(CMDLINE_MAX), *own = NULL, *content = NULL, *rec = NULL;
+	int r;
+
+	pending_leftovers(ctx, KERNEL_CMDLINE);
+	pending_leftovers(ctx, KCMDLINE_RECORD);
+	if (!old) {
 		r = -ENOMEM;
 		goto out;
 	}
 	r = read_file(ctx, KERNEL_CMDLINE, old, CMDLINE_MAX, NULL);
 	if (r == -ENOENT) {
 		r = 0;	/* no kernel-install here */
-	} else if (r < 0) {
+		goto out;
+	}
+	if (r < 0 && !args && (r == -ELOOP || r == -E_NOTREG || r == -EISDIR)) {
+		char *prev = previous_args(ctx);
+
+		errmsg("warning: %s: %s: left alone; take rcuqs's '%s' out of it by hand",
+		       KERNEL_CMDLINE, errstr(r), prev ? prev : "");
+		free(prev);
+		b->skipped = true;
+		r = 0;
+		goto out;
+	}
+	if (r < 0) {
 		errmsg("cannot read %s: %s", KERNEL_CMDLINE, errstr(r));
-	} else if (memchr(old, '\0', (size_t)r)) {
+		goto out;
+	}
+	if (memchr(old, '\0', (size_t)r)) {
 		errmsg("cannot read %s: NUL byte in the file", KERNEL_CMDLINE);
 		r = -EINVAL;
-	} else {
-		*have = true;
-		content = cmdline_merge(old, args, prev);
-		if (!content)
-			r = -ENOMEM;
-		else if (strcmp(content, old) == 0)
-			r = 0;	/* nothing of ours there: leave it alone */
-		else if ((r = pending_prepare(ctx, KERNEL_CMDLINE, content, kcmd)) < 0)
-			errmsg("cannot write %s: %s", KERNEL_CMDLINE, errstr(r));
+		goto out;
 	}
+	b->have_kcmdline = true;
+	if ((r = owned_tokens(ctx, old, &own)) < 0)
+		goto out;
+	content = cmdline_merge(old, args ? args : "", own);
+	if (!content) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if (strlen(content) >= CMDLINE_MAX) {
+		errmsg("cannot write %s: it would grow to %zu bytes, more than the %d it may hold",
+		       KERNEL_CMDLINE, strlen(content), CMDLINE_MAX - 1);
+		r = -EFBIG;
+		goto out;
+	}
+	if (strcmp(content, old) != 0 &&
+	    (r = pending_prepare(ctx, KERNEL_CMDLINE, content, &b->kcmd)) < 0) {
+		errmsg("cannot write %s: %s", KERNEL_CMDLINE, errstr(r));
+		goto out;
+	}
+	/* Which tokens are ours, before and after the rewrite, for a crash in between. */
+	if (asprintf(&rec, "%stokens=%s\nnext=%s\nnext-sum=%zu %llx\n", KCMDLINE_RECORD_HEAD,
+		     own, args ? args : "", strlen(content), content_sum(content)) < 0) {
+		rec = NULL;
+		r = -ENOMEM;
+		goto out;
+	}
+	if ((r = pending_prepare(ctx, KCMDLINE_RECORD, rec, &b->rec)) < 0) {
+		errmsg("cannot write %s: %s", KCMDLINE_RECORD, errstr(r));
+		pending_abort(&b->kcmd);
+		goto out;
+	}
+	if (args && !(b->final = strdup(args)))
+		r = -ENOMEM;
 out:
+	free(rec);
 	free(content);
-	free(prev);
+	free(own);
 	free(old);
 	return r;
 }
 
-int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
-		    struct pending_file *grub, struct pending_file *kcmd, bool *have_kcmdline)
+int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p, struct bootcfg *b)
 {
 	char *args = boot_args(p), *content = NULL;
 	const char *fmt =
@@ -317,23 +488,21 @@ int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 		"GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX%s%s\"\n";
 	int r;
 
-	memset(grub, 0, sizeof(*grub));
-	memset(kcmd, 0, sizeof(*kcmd));
-	*have_kcmdline = false;
+	memset(b, 0, sizeof(*b));
 	if (!args) {
 		r = -ENOMEM;
 		goto out;
 	}
 	/* /etc/kernel/cmdline first: the merge needs the drop-in as it was. */
-	r = kcmdline_prepare(ctx, args, kcmd, have_kcmdline);
+	r = kcmdline_prepare(ctx, args, b);
 	if (r < 0)
-		goto out;
+		goto fail;
 	if (asprintf(&content, fmt, p->name, args[0] ? " " : "", args) < 0) {
 		r = -ENOMEM;
 		content = NULL;
 		goto fail;
 	}
-	r = pending_prepare(ctx, GRUB_DROPIN, content, grub);
+	r = pending_prepare(ctx, GRUB_DROPIN, content, &b->grub);
 	if (r < 0) {
 		errmsg("cannot write %s: %s", GRUB_DROPIN, errstr(r));
 		goto fail;
@@ -341,29 +510,80 @@ int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p,
 	r = 0;
 	goto out;
 fail:
-	pending_abort(kcmd);
+	bootcfg_abort(b);
 out:
 	free(content);
 	free(args);
 	return r;
 }
 
-int bootcfg_prepare_off(const struct rcuqs_ctx *ctx, struct pending_file *grub,
-			struct pending_file *kcmd, bool *have_kcmdline)
+int bootcfg_prepare_off(const struct rcuqs_ctx *ctx, struct bootcfg *b)
 {
 	int r;
 
-	memset(grub, 0, sizeof(*grub));
-	memset(kcmd, 0, sizeof(*kcmd));
-	r = kcmdline_prepare(ctx, "", kcmd, have_kcmdline);
+	memset(b, 0, sizeof(*b));
+	r = kcmdline_prepare(ctx, NULL, b);
 	if (r < 0)
-		return r;
-	r = pending_prepare(ctx, GRUB_DROPIN, NULL, grub);
+		goto fail;
+	pending_leftovers(ctx, GRUB_DROPIN);
+	r = pending_prepare(ctx, GRUB_DROPIN, NULL, &b->grub);
 	if (r < 0) {
 		errmsg("cannot remove %s: %s", GRUB_DROPIN, errstr(r));
-		pending_abort(kcmd);
+		goto fail;
 	}
+	return 0;
+fail:
+	bootcfg_abort(b);
 	return r;
+}
+
+int bootcfg_record(struct bootcfg *b)
+{
+	int r = pending_commit(&b->rec);
+
+	if (r < 0)
+		errmsg("cannot write %s: %s; nothing was changed", KCMDLINE_RECORD, errstr(r));
+	return r;
+}
+
+void bootcfg_finish(const struct rcuqs_ctx *ctx, struct bootcfg *b)
+{
+	char path[PATH_MAX], *rec = NULL;
+	int r = 0;
+
+	pending_done(&b->rec);
+	if (b->final) {
+		if (asprintf(&rec, "%stokens=%s\n", KCMDLINE_RECORD_HEAD, b->final) < 0)
+			rec = NULL;
+		r = rec ? pending_prepare(ctx, KCMDLINE_RECORD, rec, &b->rec) : -ENOMEM;
+		if (r == 0 && (r = pending_commit(&b->rec)) == 0)
+			pending_done(&b->rec);
+		else
+			pending_abort(&b->rec);
+	} else {
+		/* 'off', or no /etc/kernel/cmdline: no record to keep. */
+		r = root_path(ctx, KCMDLINE_RECORD, path, sizeof(path));
+		if (r == 0 && unlink(path) < 0 && errno != ENOENT)
+			r = -errno;
+	}
+	if (r < 0)	/* the record written before still says which are ours */
+		errmsg("warning: cannot write %s: %s", KCMDLINE_RECORD, errstr(r));
+	free(rec);
+	free(b->final);
+	b->final = NULL;
+}
+
+void bootcfg_abort(struct bootcfg *b)
+{
+	int r = pending_revert(&b->rec);
+
+	if (r < 0)
+		errmsg("warning: cannot restore %s: %s", KCMDLINE_RECORD, errstr(r));
+	pending_abort(&b->rec);
+	pending_abort(&b->grub);
+	pending_abort(&b->kcmd);
+	free(b->final);
+	b->final = NULL;
 }
 
 int active_read(const struct rcuqs_ctx *ctx, char *name, size_t len)

@@ -179,10 +179,10 @@ static void report_changes(const struct rcuqs_ctx *ctx, const char *profile,
 
 static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
-	struct pending_file grub, kcmd, active, origf;
+	struct pending_file active, origf;
 	char orig[N_TUNABLES][VALUE_MAX];
 	struct change c[N_TUNABLES];
-	bool have_kcmdline;
+	struct bootcfg boot;
 	struct profile p;
 	char *content = NULL;
 	int fd, r;
@@ -191,6 +191,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	memset(&p, 0, sizeof(p));
 	memset(&active, 0, sizeof(active));
 	memset(&origf, 0, sizeof(origf));
+	memset(&boot, 0, sizeof(boot));
 	if ((r = cmd_args(&argc, argv, 1, 1)) < 0)
 		return usage_error();
 	if (profile_name_check(argv[1]) < 0)
@@ -202,7 +203,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	if (r < 0)
 		goto out;
 	/* Everything that could fail is written aside first... */
-	r = bootcfg_prepare(ctx, &p, &grub, &kcmd, &have_kcmdline);
+	r = bootcfg_prepare(ctx, &p, &boot);
 	if (r < 0)
 		goto out;
 	if (asprintf(&content, "%s\n", p.name) < 0) {
@@ -223,24 +224,30 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 		goto abort;
 	n = changes_from_profile(&p, c);
 	n = changes_add_restores(c, n, orig);
-	if ((r = record_originals(ctx, orig, c, n, &origf)) < 0)
+	if ((r = record_originals(ctx, orig, c, n, &origf)) < 0 ||
+	    (r = bootcfg_record(&boot)) < 0)
 		goto abort;
 	r = apply_changes(ctx, c, n);
 	if (r < 0)
 		goto abort;
-	/* ...then the files, by rename; one failing undoes everything. */
-	r = commit_files(ctx, (struct pending_file *[]){ &active, &grub, &kcmd }, 3, c, n);
+	/*
+	 * ...then the files, by rename; one failing undoes everything.
+	 * /etc/kernel/cmdline before the drop-in, which an older rcuqs's
+	 * tokens are known by.
+	 */
+	r = commit_files(ctx, (struct pending_file *[]){ &active, &boot.kcmd, &boot.grub }, 3,
+			 c, n);
 	if (r < 0)
 		goto abort;
 	pending_done(&origf);
+	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
-	report_set_profile(ctx, &p, c, n, have_kcmdline);
+	report_set_profile(ctx, &p, c, n, boot.have_kcmdline);
 	goto out;
 abort:
 	forget_originals(&origf);
 	pending_abort(&active);
-	pending_abort(&grub);
-	pending_abort(&kcmd);
+	bootcfg_abort(&boot);
 out:
 	free(content);
 	profile_free(&p);
@@ -251,6 +258,7 @@ out:
 static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	char orig[N_TUNABLES][VALUE_MAX];
+	struct pending_file origf;
 	struct change c[N_TUNABLES];
 	char name[80];
 	struct profile p;
@@ -272,15 +280,24 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = profile_load(ctx, name, &p);
 	if (r < 0)
 		goto out;
-	/* At boot: what set-profile left, restores included; nothing recorded. */
+	/*
+	 * At boot: what set-profile left, restores included. The profile may
+	 * have been edited or upgraded since: what it now changes first is
+	 * recorded, as by set-profile.
+	 */
 	if ((r = original_read(ctx, orig)) < 0)
 		goto out;
 	n = changes_from_profile(&p, c);
 	n = changes_add_restores(c, n, orig);
+	if ((r = record_originals(ctx, orig, c, n, &origf)) < 0)
+		goto out;
 	r = apply_changes(ctx, c, n);
 	if (r == 0) {
+		pending_done(&origf);
 		record_adjusted(ctx, c, n);
 		report_changes(ctx, p.name, c, n);
+	} else {
+		forget_originals(&origf);
 	}
 out:
 	profile_free(&p);
@@ -416,17 +433,20 @@ static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size
  */
 static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
-	struct pending_file grub, kcmd, active, origf, adj;
-	struct pending_file *pf[] = { &active, &grub, &kcmd, &origf, &adj };
+	struct pending_file active, origf, adj;
+	struct bootcfg boot;
+	/* The record of the original values last: a crash before leaves it. */
+	struct pending_file *pf[] = { &boot.kcmd, &boot.grub, &active, &adj, &origf };
 	const char *const gone_abs[] = { ACTIVE_FILE, ORIGINAL_FILE, ADJUSTED_FILE };
 	struct pending_file *gone_pf[] = { &active, &origf, &adj };
 	const struct tunable *gone[N_TUNABLES];
 	char orig[N_TUNABLES][VALUE_MAX];
 	struct change c[N_TUNABLES];
-	bool have_kcmdline, done[5];
+	bool done[5];
 	size_t n = 0, ngone = 0;
 	int fd, r;
 
+	memset(&boot, 0, sizeof(boot));
 	for (size_t i = 0; i < 5; i++)
 		memset(pf[i], 0, sizeof(*pf[i]));
 	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
@@ -445,7 +465,7 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 		else
 			gone[ngone++] = c[i].t;
 	}
-	if ((r = bootcfg_prepare_off(ctx, &grub, &kcmd, &have_kcmdline)) < 0)
+	if ((r = bootcfg_prepare_off(ctx, &boot)) < 0)
 		goto out;
 	for (size_t i = 0; i < 3; i++) {
 		r = pending_prepare(ctx, gone_abs[i], NULL, gone_pf[i]);
@@ -456,18 +476,22 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	for (size_t i = 0; i < 5; i++)
 		done[i] = pf[i]->prepared;
+	if ((r = bootcfg_record(&boot)) < 0)
+		goto abort;
 	r = apply_changes(ctx, c, n);
 	if (r < 0)
 		goto abort;
 	r = commit_files(ctx, pf, 5, c, n);
 	if (r < 0)
 		goto abort;
+	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
 	report_off(ctx, c, n, gone, ngone, pf, done, 5);
 	goto out;
 abort:
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 2; i < 5; i++)
 		pending_abort(pf[i]);
+	bootcfg_abort(&boot);
 out:
 	lock_release(fd);
 	return exit_status(r);

@@ -42,7 +42,8 @@ struct level {
 	char *conf;		/* the tuned.conf */
 	char dir[PATH_MAX];	/* OUTPUT/rcuqs-NAME */
 	char file[PATH_MAX];	/* .../tuned.conf */
-	struct pending_file pf;
+	int dfd;		/* its directory, once opened; -1 before */
+	bool made, existed, tmp, committed;
 };
 
 /* NAME of "/etc/rcuqs/profiles/NAME.profile". */
@@ -130,17 +131,12 @@ static char *tuned_conf(const struct level *lv, const struct level *next)
 	return buf;
 }
 
-/* Whether file starts with EXPORT_MARK: 1, 0 (or missing), or -errno. */
-static int is_export(const struct rcuqs_ctx *out, const char *file)
+/* Whether the file open on fd starts with EXPORT_MARK: 1 or 0; closes fd. */
+static int starts_with_mark(int fd)
 {
 	char head[sizeof(EXPORT_MARK) - 1];
 	size_t got = 0;
-	int fd = open_regular(out, file, O_RDONLY, NULL);
 
-	if (fd == -ENOENT)
-		return 0;
-	if (fd < 0)
-		return fd;
 	while (got < sizeof(head)) {
 		ssize_t k = read(fd, head + got, sizeof(head) - got);
 
@@ -152,6 +148,26 @@ static int is_export(const struct rcuqs_ctx *out, const char *file)
 	}
 	close(fd);
 	return got == sizeof(head) && memcmp(head, EXPORT_MARK, sizeof(head)) == 0;
+}
+
+/* Whether file starts with EXPORT_MARK: 1, 0 (or missing), or -errno. */
+static int is_export(const struct rcuqs_ctx *out, const char *file)
+{
+	int fd = open_regular(out, file, O_RDONLY, NULL);
+
+	if (fd == -ENOENT)
+		return 0;
+	return fd < 0 ? fd : starts_with_mark(fd);
+}
+
+/* The same for tuned.conf in the directory open on dfd, no link followed. */
+static int is_export_at(int dfd)
+{
+	int fd = openat(dfd, TUNED_CONF, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	return starts_with_mark(fd);
 }
 
 /*
@@ -197,38 +213,125 @@ static int check_dir(const struct rcuqs_ctx *out, const struct level *lv, bool f
 	return -EEXIST;
 }
 
-static int write_all_levels(const struct rcuqs_ctx *out, struct level *lv, size_t n)
-{
-	size_t i;
-	int r = 0;
+/*
+ * Write lv->conf as OUTPUT/rcuqs-NAME/tuned.conf through directory
+ * handles: the directory made with mkdirat() or opened with O_NOFOLLOW
+ * below the output directory's handle, checked again on that handle (the
+ * caller's, an export's tuned.conf or --force), the file written aside
+ * with O_NOFOLLOW and renamed in place within it. A link planted after
+ * check_dir() is refused, never followed.
+ */
+#define TUNED_NEW TUNED_CONF ".rcuqs-new"
+#define TUNED_OLD TUNED_CONF ".rcuqs-old"
 
-	for (i = 0; i < n; i++) {
-		r = pending_prepare(out, lv[i].file, lv[i].conf, &lv[i].pf);
-		if (r < 0) {
+static int level_prepare(int outfd, struct level *l, bool force)
+{
+	struct stat st;
+	int fd, r;
+
+	fault_point();
+	if (mkdirat(outfd, l->tuned, 0755) == 0)
+		l->made = true;
+	else if (errno != EEXIST)
+		return -errno;
+	fault_point();
+	l->dfd = openat(outfd, l->tuned, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (l->dfd < 0)
+		return errno == ENOTDIR ? -ELOOP : -errno;
+	if (fstat(l->dfd, &st) < 0)
+		return -errno;
+	if (st.st_uid != geteuid())
+		return -EPERM;
+	if (!l->made && !force && is_export_at(l->dfd) != 1)
+		return -EEXIST;	/* changed since check_dir() */
+	fd = openat(l->dfd, TUNED_CONF, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0) {
+		r = check_replaceable(fd, &st);
+		close(fd);
+		if (r < 0)
+			return r;
+		l->existed = true;
+	} else if (errno != ENOENT) {
+		return errno == ENXIO ? -E_NOTREG : -errno;
+	}
+	unlinkat(l->dfd, TUNED_NEW, 0);	/* a leftover from a crash */
+	fault_point();
+	fd = openat(l->dfd, TUNED_NEW, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    l->existed ? st.st_mode & 07777 : 0644);
+	if (fd < 0)
+		return -errno;
+	l->tmp = true;
+	r = write_fd(fd, l->conf, strlen(l->conf));
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+static int level_commit(struct level *l)
+{
+	if (l->existed) {
+		unlinkat(l->dfd, TUNED_OLD, 0);
+		fault_point();
+		if (linkat(l->dfd, TUNED_CONF, l->dfd, TUNED_OLD, 0) < 0)
+			return -errno;
+	}
+	fault_point();
+	if (renameat(l->dfd, TUNED_NEW, l->dfd, TUNED_CONF) < 0)
+		return -errno;
+	fsync(l->dfd);
+	l->tmp = false;
+	l->committed = true;
+	return 0;
+}
+
+/* Undo what level_prepare() and level_commit() did; only the kept copy stays on success. */
+static void level_end(int outfd, struct level *l, bool ok)
+{
+	if (l->dfd < 0) {
+		if (!ok && l->made)
+			unlinkat(outfd, l->tuned, AT_REMOVEDIR);
+		return;
+	}
+	if (!ok && l->committed) {
+		fault_point();
+		if (l->existed ? renameat(l->dfd, TUNED_OLD, l->dfd, TUNED_CONF) < 0 :
+				 unlinkat(l->dfd, TUNED_CONF, 0) < 0)
+			errmsg("cannot restore %s: %s", l->file, errstr(-errno));
+	}
+	if (ok && l->existed)
+		unlinkat(l->dfd, TUNED_OLD, 0);
+	if (l->tmp)
+		unlinkat(l->dfd, TUNED_NEW, 0);
+	close(l->dfd);
+	l->dfd = -1;
+	if (!ok && l->made)
+		unlinkat(outfd, l->tuned, AT_REMOVEDIR);
+}
+
+static int write_all_levels(const char *outdir, struct level *lv, size_t n, bool force)
+{
+	int outfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+	size_t i;
+
+	if (outfd < 0) {
+		r = -errno;
+		errmsg("output directory '%s': %s", outdir, errstr(r));
+		return r;
+	}
+	for (i = 0; i < n && r == 0; i++)
+		if ((r = level_prepare(outfd, &lv[i], force)) < 0)
+			errmsg("cannot write %s: %s", lv[i].file, r == -EEXIST ?
+			       "changed while exporting: refused" : r == -EPERM ?
+			       "the directory is not the caller's" : errstr(r));
+	for (i = 0; i < n && r == 0; i++)
+		if ((r = level_commit(&lv[i])) < 0)
 			errmsg("cannot write %s: %s", lv[i].file, errstr(r));
-			break;
-		}
-	}
-	if (r == 0) {
-		for (i = 0; i < n; i++) {
-			r = pending_commit(&lv[i].pf);
-			if (r < 0) {
-				errmsg("cannot write %s: %s", lv[i].file, errstr(r));
-				break;
-			}
-		}
-		if (r == 0) {
-			for (i = 0; i < n; i++)
-				pending_done(&lv[i].pf);
-			return 0;
-		}
-		/* All or none: put back those already renamed into place. */
-		while (i-- > 0)
-			if (pending_revert(&lv[i].pf) < 0)
-				errmsg("cannot restore %s", lv[i].file);
-	}
+	/* All or none: those already renamed into place are put back. */
 	for (i = 0; i < n; i++)
-		pending_abort(&lv[i].pf);
+		level_end(outfd, &lv[i], r == 0);
+	close(outfd);
 	return r;
 }
 
@@ -361,6 +464,7 @@ static int do_export(struct rcuqs_ctx *ctx, int argc, char **argv)
 		       (file_name(l->p.files[l->nown], base, sizeof(base)),
 			strcmp(base, l->name) == 0))
 			l->nown++;
+		l->dfd = -1;
 		snprintf(l->tuned, sizeof(l->tuned), TUNED_PREFIX "%s", l->name);
 		if (snprintf(l->dir, sizeof(l->dir), "%s/%s", outdir, l->tuned) >=
 		    (int)sizeof(l->dir) ||
@@ -382,7 +486,7 @@ static int do_export(struct rcuqs_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = check_dir(&out, &lv[i], force);
 	if (r == 0)
-		r = write_all_levels(&out, lv, n);
+		r = write_all_levels(outdir, lv, n, force);
 	if (r == 0)
 		report(ctx, outdir, lv, n);
 	for (size_t i = 0; i < PROFILE_MAX_DEPTH; i++) {

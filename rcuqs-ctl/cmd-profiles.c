@@ -51,6 +51,7 @@ static int do_list(struct rcuqs_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct profile p;
 		const char *desc = NULL;
+		char *shown = NULL;
 		bool is_active = strcmp(e[i].name, active) == 0;
 		int lr = 0;
 
@@ -72,10 +73,12 @@ static int do_list(struct rcuqs_ctx *ctx, int argc, char **argv)
 			json_bool(&j, "valid", lr == 0);
 			json_close(&j, '}');
 		} else {
+			shown = desc ? term_text(desc) : NULL;
 			table_row(&t, is_active ? "*" : "", e[i].name, where_name(e[i].where),
 				  e[i].path,
-				  desc ? desc : (e[i].where == PROFILE_MASKED ? "" :
-						 "(invalid, see 'rcuqs-ctl show')"));
+				  shown ? shown : (e[i].where == PROFILE_MASKED ? "" :
+						   "(invalid, see 'rcuqs-ctl show')"));
+			free(shown);
 		}
 		profile_free(&p);
 	}
@@ -134,7 +137,12 @@ static int do_show(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return EXIT_OK;
 	}
 	printf("profile: %s\n", p.name);
-	printf("description: %s\n", p.description ? p.description : "(none)");
+	{
+		char *shown = p.description ? term_text(p.description) : NULL;
+
+		printf("description: %s\n", shown ? shown : "(none)");
+		free(shown);
+	}
 	printf("files:");
 	for (size_t i = 0; i < p.nfiles; i++)
 		printf("%s%s", i ? ", " : " ", p.files[i]);

@@ -95,6 +95,28 @@ void table_free(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+char *term_text(const char *s)
+{
+	char *out = malloc(strlen(s) * 4 + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		size_t n = utf8_len(p);
+		bool c1 = n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+
+		if (n == 0 || c1 || *p < 0x20 || *p == 0x7f || *p == '\\') {
+			o += sprintf(o, "\\x%02x", *p);
+			continue;
+		}
+		memcpy(o, p, n);
+		o += n;
+		p += n - 1;
+	}
+	*o = '\0';
+	return out;
+}
+
 size_t utf8_len(const unsigned char *p)
 {
 	size_t n;

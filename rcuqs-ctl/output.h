@@ -23,6 +23,12 @@ struct json {
 };
 /* Length of the valid UTF-8 sequence at p (RFC 3629), 0 if there is none. */
 size_t utf8_len(const unsigned char *p);
+/*
+ * s for a terminal, malloc'd: control characters (C0, DEL, C1), bytes
+ * that are not UTF-8 and '\\' as \xNN, so that no escape sequence in a
+ * profile reaches it. NULL without memory.
+ */
+char *term_text(const char *s);
 void json_string(FILE *f, const char *s);	/* quoted and escaped; NULL -> null */
 void json_open(struct json *j, const char *key, char bracket);	/* '{' or '[' */
 void json_close(struct json *j, char bracket);

@@ -56,6 +56,7 @@ int sysfs_write(const struct rcuqs_ctx *ctx, const char *rel, const char *value)
 	 * rather than followed or waited on. The truncation matters only to a
 	 * fake root; sysfs takes each write whole.
 	 */
+	fault_point();
 	fd = open_regular(ctx, abs, O_WRONLY, NULL);
 	if (fd < 0)
 		return fd;

@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -14,6 +16,21 @@
 #include <unistd.h>
 
 #include "util.h"
+
+#ifdef RCUQS_FAULT_INJECTION
+void fault_point(void)
+{
+	static long steps;
+	const char *at = getenv("RCUQS_CRASH_AT"), *run = getenv("RCUQS_CRASH_RUN");
+
+	if (!at || ++steps != atol(at))
+		return;
+	if (!run)
+		raise(SIGKILL);
+	else if (system(run) != 0)
+		errmsg("RCUQS_CRASH_RUN failed");
+}
+#endif
 
 void errmsg(const char *fmt, ...)
 {
@@ -186,6 +203,24 @@ int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
 	}
 }
 
+int read_trusted(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len)
+{
+	ssize_t got;
+	int fd = open_trusted(ctx, abs, "record");
+
+	if (fd < 0)
+		return fd == -ENOENT ? fd : -EINVAL;
+	got = read(fd, buf, len);
+	close(fd);
+	if (got < 0 || got == (ssize_t)len || memchr(buf, '\0', (size_t)got)) {
+		errmsg("%s: %s", abs, got < 0 ? errstr(-errno) :
+		       got == (ssize_t)len ? "too long" : "NUL byte in the file");
+		return -EINVAL;
+	}
+	buf[got] = '\0';
+	return 0;
+}
+
 int read_file(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len,
 	      struct stat *st)
 {
@@ -283,11 +318,25 @@ static int make_parents(struct pending_file *pf)
 	for (int i = 0; i < ntodo; i++)
 		*todo[i] = '\0';
 	for (int i = ntodo - 1; i >= 0; i--) {
+		fault_point();
 		if (mkdir(dir, 0755) < 0)
 			return -errno;
 		strcpy(pf->made[pf->nmade++], dir);
 		*todo[i] = '/';
 	}
+	return 0;
+}
+
+int check_replaceable(int fd, struct stat *st)
+{
+	unsigned int flags = 0;
+
+	if (fstat(fd, st) < 0)
+		return -errno;
+	if (!S_ISREG(st->st_mode))
+		return S_ISDIR(st->st_mode) ? -EISDIR : -E_NOTREG;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)))
+		return -E_IMMUTABLE;
 	return 0;
 }
 
@@ -298,8 +347,7 @@ static int make_parents(struct pending_file *pf)
  */
 static int check_target(struct pending_file *pf, struct stat *st)
 {
-	unsigned int flags = 0;
-	int fd, r = 0;
+	int fd, r;
 
 	fd = open(pf->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
@@ -307,20 +355,13 @@ static int check_target(struct pending_file *pf, struct stat *st)
 			return 0;
 		return errno == ENXIO ? -E_NOTREG : -errno;
 	}
-	if (fstat(fd, st) < 0)
-		r = -errno;
-	else if (!S_ISREG(st->st_mode))
-		r = S_ISDIR(st->st_mode) ? -EISDIR : -E_NOTREG;
-	else if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 &&
-		 (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)))
-		r = -E_IMMUTABLE;
-	else
-		pf->existed = true;
+	r = check_replaceable(fd, st);
+	pf->existed = r == 0;
 	close(fd);
 	return r;
 }
 
-static int write_all(int fd, const char *content, size_t len)
+int write_fd(int fd, const char *content, size_t len)
 {
 	size_t done = 0;
 
@@ -350,6 +391,8 @@ int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *co
 	if (snprintf(pf->tmp, sizeof(pf->tmp), "%s.rcuqs-new", pf->path) >= (int)sizeof(pf->tmp) ||
 	    snprintf(pf->old, sizeof(pf->old), "%s.rcuqs-old", pf->path) >= (int)sizeof(pf->old))
 		return -ENAMETOOLONG;
+	unlink(pf->tmp);	/* a leftover from a crash; we hold the lock */
+	unlink(pf->old);
 	r = check_target(pf, &st);
 	if (r < 0)
 		return r;
@@ -360,13 +403,13 @@ int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *co
 	r = make_parents(pf);
 	if (r < 0)
 		goto fail;
-	unlink(pf->tmp);	/* a leftover from a crash; we hold the lock */
+	fault_point();
 	fd = open(pf->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
 		r = -errno;
 		goto fail;
 	}
-	r = write_all(fd, content, strlen(content));
+	r = write_fd(fd, content, strlen(content));
 	/* chown only when needed: rcuqs's units run without CAP_CHOWN. */
 	if (r == 0 && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
 	    fchown(fd, st.st_uid, st.st_gid) < 0)
@@ -407,9 +450,11 @@ int pending_commit(struct pending_file *pf)
 		return 0;
 	if (pf->existed) {
 		unlink(pf->old);
+		fault_point();
 		if (link(pf->path, pf->old) < 0)
 			return -errno;
 	}
+	fault_point();
 	if (pf->remove ? unlink(pf->path) < 0 : rename(pf->tmp, pf->path) < 0) {
 		int r = -errno;
 
@@ -429,6 +474,7 @@ int pending_revert(struct pending_file *pf)
 
 	if (!pf->committed)
 		return 0;
+	fault_point();
 	r = pf->existed ? rename(pf->old, pf->path) : unlink(pf->path);
 	if (r < 0)
 		return -errno;
@@ -445,6 +491,16 @@ void pending_done(struct pending_file *pf)
 		unlink(pf->old);
 	pf->committed = false;
 	pf->nmade = 0;
+}
+
+void pending_leftovers(const struct rcuqs_ctx *ctx, const char *abs)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s%s.rcuqs-new", ctx->root, abs) < (int)sizeof(path))
+		unlink(path);
+	if (snprintf(path, sizeof(path), "%s%s.rcuqs-old", ctx->root, abs) < (int)sizeof(path))
+		unlink(path);
 }
 
 void pending_abort(struct pending_file *pf)

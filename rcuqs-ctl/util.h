@@ -47,6 +47,12 @@ int open_regular(const struct rcuqs_ctx *ctx, const char *abs, int flags, struct
  */
 int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind);
 /*
+ * A record of rcuqs's in /etc/rcuqs, through open_trusted(), whole into
+ * buf (NUL-terminated): 0, -ENOENT when there is none (not said), or
+ * -EINVAL (said why: unsafe, too long for buf, a NUL byte).
+ */
+int read_trusted(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len);
+/*
  * A whole small file, byte for byte, into buf (NUL-terminated; the length
  * returned counts any NUL inside), through open_regular(). Length or
  * -errno: -EFBIG when it does not fit. buf is "" on error.
@@ -60,6 +66,15 @@ int read_file(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t le
 int read_text(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len);
 /* Strip trailing whitespace in place. */
 void rstrip(char *s);
+
+/*
+ * Whether the file open on fd may be replaced by a rename: a regular file
+ * (-EISDIR, -E_NOTREG), not immutable or append-only (-E_IMMUTABLE). Its
+ * status into st.
+ */
+int check_replaceable(int fd, struct stat *st);
+/* Write all of content to fd; 0 or -errno. */
+int write_fd(int fd, const char *content, size_t len);
 
 /* Profile and other names a user may give: [A-Za-z0-9_.-], no leading '.' or '-'. */
 bool valid_name(const char *name);
@@ -89,5 +104,26 @@ int pending_commit(struct pending_file *pf);
 int pending_revert(struct pending_file *pf);	/* 0 or -errno */
 void pending_done(struct pending_file *pf);
 void pending_abort(struct pending_file *pf);
+/*
+ * Remove what a crash may have left of a replacement of abs: its
+ * temporary and its kept old copy (we hold the lock; pending_prepare()
+ * does it too).
+ */
+void pending_leftovers(const struct rcuqs_ctx *ctx, const char *abs);
+
+/*
+ * Tests only (built with RCUQS_FAULT_INJECTION, as the ASan build is):
+ * RCUQS_CRASH_AT=N in the environment kills the tool with SIGKILL at its
+ * Nth step that changes a file or a parameter, to test the crash windows;
+ * with RCUQS_CRASH_RUN=CMD, runs CMD (sh -c) there instead, as another
+ * process racing the tool would.
+ */
+#ifdef RCUQS_FAULT_INJECTION
+void fault_point(void);
+#else
+static inline void fault_point(void)
+{
+}
+#endif
 
 #endif

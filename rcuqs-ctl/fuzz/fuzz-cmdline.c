@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer harness: the /etc/kernel/cmdline merge (cmdline_merge()).
+ * libFuzzer harness: the /etc/kernel/cmdline merge (cmdline_strip(),
+ * cmdline_append(), cmdline_merge()), as set-profile, a switch and 'off'
+ * use it.
  *
- * Input: one byte choosing what the profile sets (bit i: tunable i of a
- * short list, value from the next byte), then the old command line, then
- * after a NUL byte what the previous set-profile wrote (prev). The result
- * must keep every byte rcuqs does not own: every token before the first
- * "--" that is neither of a parameter the profile sets nor one of prev's
- * tokens, in order, and everything from "--" on as it was; and it must
- * carry each of the profile's tokens exactly once, before "--".
+ * Input: two bytes for profile A (bit i of the first: it sets tunable i of
+ * a short list, to a value from the second; bit i+4: to the kernel's
+ * default, no token), two for profile B, one for the administrator's own
+ * tokens for the same keys (bit i: one for tunable i, with the same bytes
+ * as A's, or with bit i+4, spelt with '-' for '_'), then the rest of the
+ * administrator's command line. The round trip set-profile A, switch to
+ * B, off must give the original file back byte for byte, and so must
+ * set-profile A, off; after each set-profile the kernel must take the
+ * profile's value for each of its tokens (the last one wins), and what
+ * follows "--" must stay as it was, at the end.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,160 +23,122 @@
 
 #include "bootcfg.h"
 
-/* Tokens with the kernel's quoting: blanks split, double quotes group. */
-struct tok {
-	const char *s;
-	size_t len;
-};
-
-static size_t tokens(const char *s, struct tok *t, size_t max)
-{
-	size_t n = 0;
-
-	for (;;) {
-		bool q = false;
-		const char *start;
-
-		while (*s == ' ' || *s == '\t' || *s == '\n')
-			s++;
-		if (!*s || n == max)
-			return n;
-		start = s;
-		for (; *s; s++) {
-			if (*s == '"')
-				q = !q;
-			else if (!q && (*s == ' ' || *s == '\t' || *s == '\n'))
-				break;
-		}
-		t[n].s = start;
-		t[n++].len = (size_t)(s - start);
-	}
-}
-
-static size_t keylen(const struct tok *t)
-{
-	const char *eq = memchr(t->s, '=', t->len);
-
-	return eq ? (size_t)(eq - t->s) : t->len;
-}
-
-static bool same_key(const struct tok *a, const struct tok *b)
-{
-	return keylen(a) == keylen(b) && memcmp(a->s, b->s, keylen(a)) == 0;
-}
-
-static bool same(const struct tok *a, const struct tok *b)
-{
-	return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
-}
-
-static bool is_dashdash(const struct tok *t)
-{
-	return t->len == 2 && memcmp(t->s, "--", 2) == 0;
-}
-
-#define MAXT 2048
-
 static const char *const names[] = {
 	"rcutree.jiffies_till_sched_qs", "rcutree.cond_resched_qs_limit",
 	"rcupdate.rcu_cpu_stall_timeout", "rcu_nocbs",
 };
 static const char *const values[] = { "auto", "0", "256", "1-3", "21", "1000" };
 
+/* A profile's args from its two bytes. */
+static void profile_args(const uint8_t *d, char *args, size_t len)
+{
+	args[0] = '\0';
+	for (size_t i = 0; i < 4; i++) {
+		if (!(d[0] & (1u << i)) || (d[0] & (0x10u << i)))
+			continue;
+		snprintf(args + strlen(args), len - strlen(args), "%s%s=%s", args[0] ? " " : "",
+			 names[i], values[(d[1] >> i) % 6]);
+	}
+}
+
+/* The part of s from its first "--" parameter on, or NULL (no quotes there). */
+static const char *init_args(const char *s)
+{
+	const char *p = s;
+	bool q = false;
+
+	for (; *p; p++) {
+		if (*p == '"')
+			q = !q;
+		if (q || (p > s && !strchr(" \t\n\v\f\r", p[-1])))
+			continue;
+		if (p[0] == '-' && p[1] == '-' && (!p[2] || strchr(" \t\n\v\f\r", p[2])))
+			return p;
+	}
+	return NULL;
+}
+
+/* The kernel takes the profile's value for each of its tokens. */
+static void check_wins(const char *out, const char *args, const char *old)
+{
+	char tok[128], val[128];
+	const char *s = args;
+	size_t quotes = 0;
+
+	for (const char *p = old; *p; p++)
+		quotes += *p == '"';
+	if (quotes % 2)	/* a quote that never closes swallows what follows */
+		return;
+	while (*s) {
+		size_t n = strcspn(s, " ");
+		char *eq;
+
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		eq = strchr(tok, '=');
+		*eq = '\0';
+		if (!cmdline_value(out, tok, val, sizeof(val)) || strcmp(val, eq + 1) != 0)
+			abort();
+		s += n + (s[n] == ' ');
+	}
+}
+
+static void check_tail(const char *out, const char *old)
+{
+	const char *a = init_args(old), *b = init_args(out);
+
+	if (a && (!b || strcmp(a, b) != 0))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct tok to[MAXT], tn[MAXT], ta[8], tk[8], tp[MAXT];
-	char args[256] = "", keys[256] = "", *buf, *old, *prev, *out;
-	size_t no, nn, na, nk, np, j = 0, dd_old, dd_new;
+	char a_args[256], b_args[256], *old, *a, *b, *off_a, *off_b;
+	size_t n = 0;
 
-	if (size < 2 || size > CMDLINE_MAX)
+	if (size < 5 || size > CMDLINE_MAX)
 		return 0;
-	/* The profile: set bit i for tunable i; bit i+4 leaves it out of args (a default). */
+	profile_args(data, a_args, sizeof(a_args));
+	profile_args(data + 2, b_args, sizeof(b_args));
+	old = malloc(size + 4 * 64);
+	if (!old)
+		return 0;
+	/* The administrator's tokens for the profiles' keys, in both spellings. */
 	for (size_t i = 0; i < 4; i++) {
-		char tok[64];
+		const char *v = values[(data[1] >> i) % 6];
 
-		if (!(data[0] & (1u << i)))
+		if (!(data[4] & (1u << i)))
 			continue;
-		snprintf(tok, sizeof(tok), "%s=%s", names[i], values[(data[1] >> i) % 6]);
-		strcat(strcat(keys, keys[0] ? " " : ""), tok);
-		if (!(data[0] & (0x10u << i)))
-			strcat(strcat(args, args[0] ? " " : ""), tok);
+		n += (size_t)sprintf(old + n, "%s=%s ", names[i], v);
+		if (data[4] & (0x10u << i))
+			for (char *p = old + n - strlen(v) - 2; p > old + n - strlen(v) - 2 - strlen(names[i]); p--)
+				if (*p == '_')
+					*p = '-';
 	}
-	buf = malloc(size - 1);
-	if (!buf)
-		return 0;
-	memcpy(buf, data + 2, size - 2);
-	buf[size - 2] = '\0';
-	old = buf;
-	prev = memchr(buf, '\0', size - 2) ? buf + strlen(buf) : buf + size - 2;
-	if (prev < buf + size - 2)
-		prev++;
-	out = cmdline_merge(old, args, prev);
-	if (!out)
+	memcpy(old + n, data + 5, size - 5);
+	old[n + size - 5] = '\0';	/* cut at a NUL byte, as rcuqs refuses those */
+
+	a = cmdline_merge(old, a_args, "");	/* set-profile A */
+	if (!a)
 		abort();
-
-	no = tokens(old, to, MAXT);
-	nn = tokens(out, tn, MAXT);
-	na = tokens(args, ta, 8);
-	nk = tokens(keys, tk, 8);
-	np = tokens(prev, tp, MAXT);
-	for (dd_old = 0; dd_old < no && !is_dashdash(&to[dd_old]); dd_old++)
-		;
-	for (dd_new = 0; dd_new < nn && !is_dashdash(&tn[dd_new]); dd_new++)
-		;
-	/* Everything from "--" on is the same bytes, at the end. */
-	if (dd_old < no) {
-		size_t rest = strlen(to[dd_old].s);
-
-		if (dd_new == nn || strlen(tn[dd_new].s) != rest ||
-		    memcmp(tn[dd_new].s, to[dd_old].s, rest) != 0)
-			abort();
-	}
-	/* Before it: the tokens not owned (not byte for byte in prev), in order... */
-	for (size_t i = 0; i < dd_old; i++) {
-		bool owned = false;
-
-		for (size_t k = 0; k < np; k++)
-			owned |= same(&to[i], &tp[k]);
-		if (owned)
-			continue;
-		while (j < dd_new && !same(&tn[j], &to[i]))
-			j++;
-		if (j == dd_new)
-			abort();	/* a byte rcuqs does not own was lost */
-		j++;
-	}
-	/*
-	 * ...and for each of the profile's tokens, the last token of its key
-	 * is that token (the kernel takes the last value), unless a quote that
-	 * never closes swallowed the end of the line (then it sits before it).
-	 */
-	for (size_t k = 0; k < na; k++) {
-		const struct tok *last = NULL;
-
-		for (size_t i = 0; i < dd_new; i++)
-			if (same_key(&tn[i], &ta[k]))
-				last = &tn[i];
-		if (!last || (!same(last, &ta[k]) && !memchr(last->s, '"', last->len)))
-			abort();
-	}
-	/* A key the profile sets to its default gets no token of ours. */
-	for (size_t k = 0; k < nk; k++) {
-		bool in_args = false;
-
-		for (size_t a = 0; a < na; a++)
-			in_args |= same(&tk[k], &ta[a]);
-		for (size_t i = 0; i < dd_new && !in_args; i++) {
-			bool theirs = false;
-
-			for (size_t o = 0; o < dd_old; o++)
-				theirs |= same(&tn[i], &to[o]);
-			if (same_key(&tn[i], &tk[k]) && !theirs)
-				abort();
-		}
-	}
-	free(out);
-	free(buf);
+	check_wins(a, a_args, old);
+	check_tail(a, old);
+	off_a = cmdline_strip(a, a_args);	/* off */
+	if (!off_a || strcmp(off_a, old) != 0)
+		abort();
+	b = cmdline_merge(a, b_args, a_args);	/* switch to B */
+	if (!b)
+		abort();
+	check_wins(b, b_args, old);
+	check_tail(b, old);
+	off_b = cmdline_strip(b, b_args);	/* off */
+	if (!off_b || strcmp(off_b, old) != 0)
+		abort();
+	free(off_b);
+	free(b);
+	free(off_a);
+	free(a);
+	free(old);
 	return 0;
 }

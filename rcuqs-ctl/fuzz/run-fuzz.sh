@@ -15,7 +15,7 @@ for h in $harnesses; do
 	i=$((i + 1))
 	case $h in
 	profile) what="profile parser with includes" ;;
-	cmdline) what="/etc/kernel/cmdline merge keeps every byte rcuqs does not own" ;;
+	cmdline) what="/etc/kernel/cmdline merge: set-profile, switch and off give it back byte for byte" ;;
 	esac
 	corpus=$work/corpus-$h art=$work/artifacts-$h
 	mkdir -p "$corpus"

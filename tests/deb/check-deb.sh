@@ -309,7 +309,8 @@ check "deps: the deb and kernel-deb sets hold no QEMU, clang, gnuplot, debootstr
 
 # The functions of the shipped postrm that remove the tokens, alone.
 postrm_funcs() {
-	sed -n '/^NL=/,/^'"'"'/p; /^TAB=/p; /^strip_tokens() {/,/^}/p;
+	sed -n '/^NL=/,/^'"'"'/p; /^TAB=/p; /^CR=/p; /^VT=/p; /^FF=/p;
+		/^strip_tokens() {/,/^}/p; /^st_pass() {/,/^}/p;
 		/^is_blank() {/,/^}/p; /^st_token_end() {/,/^}/p' "$1"
 }
 
@@ -347,10 +348,10 @@ if cc -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$top/rcuqs-ctl" \
 	"$top"/rcuqs-ctl/bootcfg.c "$top"/rcuqs-ctl/profile.c \
 	"$top"/rcuqs-ctl/tunables.c "$top"/rcuqs-ctl/util.c 2>"$work/strip-ref.log" &&
 	"$work/strip-ref" "$diff_dir" "$ncases" "${RCUQS_DEB_STRIP_SEED:-$start}"; then
-	check "postrm: removes rcuqs's cmdline tokens as cmdline_merge() does ($ncases random cases)" \
+	check "postrm: removes rcuqs's cmdline tokens as cmdline_strip() does ($ncases random cases)" \
 		same_as_c "$work/strip.sh" "$diff_dir" "$ncases"
 	# Self-test: a removal that leaves the blanks before a token behind.
-	sed 's/^\t\t\tst_gap=.. st_tok=..$/\t\t\tst_tok=""/' "$work/strip.sh" >"$work/strip-broken.sh"
+	sed 's/^\t\tst_gap=.. st_tok=..$/\t\tst_tok=""/' "$work/strip.sh" >"$work/strip-broken.sh"
 	if cmp -s "$work/strip.sh" "$work/strip-broken.sh"; then
 		not_ok "self-test: the broken copy of strip_tokens differs" "the sed edit no longer applies"
 	else
@@ -358,7 +359,7 @@ if cc -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$top/rcuqs-ctl" \
 			'differ' same_as_c "$work/strip-broken.sh" "$diff_dir" "$ncases"
 	fi
 else
-	not_ok "postrm: removes rcuqs's cmdline tokens as cmdline_merge() does" "$(cat "$work/strip-ref.log")"
+	not_ok "postrm: removes rcuqs's cmdline tokens as cmdline_strip() does" "$(cat "$work/strip-ref.log")"
 fi
 
 # --- the throwaway root -----------------------------------------------------

@@ -203,8 +203,8 @@ static void test_set_profile_commit_fails(void **state)
 	unit_write("etc/rcuqs/active", 0644, "old\n");
 	unit_write("etc/default/grub.d/rcuqs.cfg", 0644, "# old drop-in\n");
 	/*
-	 * Renames: the record of original values, active, the GRUB drop-in,
-	 * then /etc/kernel/cmdline fails.
+	 * Renames: the record of original values, the record of rcuqs's
+	 * tokens, active, then /etc/kernel/cmdline fails (before the drop-in).
 	 */
 	unit_rename_fail = 4;
 	capture_begin();
@@ -222,15 +222,16 @@ static void test_set_profile_commit_fails(void **state)
 	assert_null(unit_read("etc/rcuqs/active.rcuqs-old"));
 	assert_null(unit_read("etc/default/grub.d/rcuqs.cfg.rcuqs-old"));
 	assert_null(unit_read("etc/kernel/cmdline.rcuqs-new"));
+	assert_null(unit_read("etc/rcuqs/cmdline"));
 
 	/*
-	 * A commit failing after new files were committed (the record of
-	 * original values, active): files that did not exist stay absent.
+	 * A commit failing after new files were committed (the records,
+	 * active, /etc/kernel/cmdline): files that did not exist stay absent.
 	 */
 	snprintf(path, sizeof(path), "%s/etc/rcuqs/active", unit_root);
 	assert_int_equal(unlink(path), 0);
 	unit_faults_reset();
-	unit_rename_fail = 3;
+	unit_rename_fail = 5;
 	capture_begin();
 	r = run_set_profile("t");
 	err = capture_end();
@@ -238,6 +239,8 @@ static void test_set_profile_commit_fails(void **state)
 	assert_contains(err, "cannot write /etc/default/grub.d/rcuqs.cfg: Input/output error");
 	assert_null(unit_read("etc/rcuqs/active"));
 	assert_null(unit_read("etc/rcuqs/original"));
+	assert_null(unit_read("etc/rcuqs/cmdline"));
+	assert_string_equal(unit_read("etc/kernel/cmdline"), "root=/dev/vda quiet\n");
 	assert_string_equal(unit_read(P "cond_resched_qs_limit"), "0");
 
 	/* And when nothing fails, the mode and owner of the file stay. */

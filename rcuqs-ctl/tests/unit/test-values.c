@@ -101,17 +101,25 @@ static void test_cmdline(void **state)
 	assert_true(cmdline_value(cl, "rcu_nocbs", v, sizeof(v)));
 	assert_string_equal(v, "");	/* bare flag last */
 	assert_true(cmdline_value(cl, "x", v, sizeof(v)));
-	assert_string_equal(v, "\"a b\"");
+	assert_string_equal(v, "a b");	/* the kernel takes the quotes off */
 	assert_false(cmdline_value(cl, "rcutree.kthread", v, sizeof(v)));
 	assert_false(cmdline_value(cl, "b\"", v, sizeof(v)));
 	assert_false(cmdline_value("", "quiet", v, sizeof(v)));
+	/* As the kernel reads it: '-' and '_' alike, quotes off, init's after "--". */
+	assert_true(cmdline_value("rcutree.kthread-prio=2", "rcutree.kthread_prio", v, sizeof(v)));
+	assert_string_equal(v, "2");
+	assert_true(cmdline_value("\"rcu_nocbs=1-3\"", "rcu_nocbs", v, sizeof(v)));
+	assert_string_equal(v, "1-3");
+	assert_true(cmdline_value("a rcu_nocbs=\"4\" -- rcu_nocbs=1", "rcu_nocbs", v, sizeof(v)));
+	assert_string_equal(v, "4");
+	assert_false(cmdline_value("ro -- rcu_nocbs=1-3", "rcu_nocbs", v, sizeof(v)));
+	assert_false(cmdline_value("ro \"--\" rcu_nocbs=1-3", "rcu_nocbs", v, sizeof(v)));
 }
 
 static void test_boot_form(void **state)
 {
-	struct pending_file grub, kcmd;
+	struct bootcfg b;
 	struct profile p;
-	bool have;
 	char *args;
 
 	(void)state;
@@ -124,11 +132,13 @@ static void test_boot_form(void **state)
 	free(args);
 
 	/* No /etc/kernel/cmdline: only the GRUB drop-in, in a new directory. */
-	assert_int_equal(bootcfg_prepare(&unit_ctx, &p, &grub, &kcmd, &have), 0);
-	assert_false(have);
+	assert_int_equal(bootcfg_prepare(&unit_ctx, &p, &b), 0);
+	assert_false(b.have_kcmdline);
 	assert_null(unit_read("etc/default/grub.d/rcuqs.cfg"));	/* not yet visible */
-	assert_int_equal(pending_commit(&grub), 0);
-	assert_int_equal(pending_commit(&kcmd), 0);
+	assert_int_equal(bootcfg_record(&b), 0);
+	assert_int_equal(pending_commit(&b.kcmd), 0);
+	assert_int_equal(pending_commit(&b.grub), 0);
+	bootcfg_finish(&unit_ctx, &b);
 	assert_contains(unit_read("etc/default/grub.d/rcuqs.cfg"),
 			"\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX rcutree.cond_resched_qs_limit=256 rcu_nocbs=1-3\"\n");
 	assert_null(unit_read("etc/kernel/cmdline"));
@@ -139,18 +149,19 @@ static void test_boot_form(void **state)
 	 */
 	unit_write("etc/kernel/cmdline", 0644,
 		   "root=/dev/sda1 rcu_nocbs=0 quiet rcutree.jiffies_till_sched_qs=5 x=\"a b\"\n");
-	assert_int_equal(bootcfg_prepare(&unit_ctx, &p, &grub, &kcmd, &have), 0);
-	assert_true(have);
+	assert_int_equal(bootcfg_prepare(&unit_ctx, &p, &b), 0);
+	assert_true(b.have_kcmdline);
 	assert_string_equal(unit_read("etc/kernel/cmdline"),
 			    "root=/dev/sda1 rcu_nocbs=0 quiet rcutree.jiffies_till_sched_qs=5 x=\"a b\"\n");
-	pending_abort(&grub);
-	pending_abort(&kcmd);
+	bootcfg_abort(&b);
 	assert_string_equal(unit_read("etc/kernel/cmdline"),
 			    "root=/dev/sda1 rcu_nocbs=0 quiet rcutree.jiffies_till_sched_qs=5 x=\"a b\"\n");
 	assert_null(unit_read("etc/kernel/cmdline.rcuqs-new"));
-	assert_int_equal(bootcfg_prepare(&unit_ctx, &p, &grub, &kcmd, &have), 0);
-	assert_int_equal(pending_commit(&grub), 0);
-	assert_int_equal(pending_commit(&kcmd), 0);
+	assert_int_equal(bootcfg_prepare(&unit_ctx, &p, &b), 0);
+	assert_int_equal(bootcfg_record(&b), 0);
+	assert_int_equal(pending_commit(&b.kcmd), 0);
+	assert_int_equal(pending_commit(&b.grub), 0);
+	bootcfg_finish(&unit_ctx, &b);
 	assert_string_equal(unit_read("etc/kernel/cmdline"),
 			    "root=/dev/sda1 rcu_nocbs=0 quiet rcutree.jiffies_till_sched_qs=5 "
 			    "x=\"a b\" rcutree.cond_resched_qs_limit=256 rcu_nocbs=1-3\n");
@@ -165,18 +176,26 @@ static void test_cmdline_merge(void **state)
 		/* init's arguments after "--" stay; ours go before it */
 		{ "ro -- single x=1\n", "a.b=1", "", "ro a.b=1 -- single x=1\n" },
 		{ "-- init=/bin/sh\n", "a.b=1", "", "a.b=1 -- init=/bin/sh\n" },
-		/* spacing kept; our token replaced in place, our duplicate goes */
-		{ "x  a.b=5\ty a.b=5 z\n", "a.b=1", "a.b=5", "x  a.b=1\ty z\n" },
+		/* spacing kept; the last of ours goes, the new one goes last */
+		{ "x  a.b=5\ty a.b=5 z\n", "a.b=1", "a.b=5", "x  a.b=5\ty z a.b=1\n" },
+		/* theirs with the same bytes as ours, before ours, stays */
+		{ "r a.b=5 q a.b=5\n", "", "a.b=5", "r a.b=5 q\n" },
+		/* as appended: the block and its one space go, whatever theirs */
+		{ "r\ta.b=5 a.b=5 c=1\n", "", "a.b=5 c=1", "r\ta.b=5\n" },
+		{ "a.b=5 c=1  -- x\n", "", "a.b=5 c=1", " -- x\n" },
+		{ "a.b=5\n", "", "a.b=5", "\n" },
+		{ "a.b=5", "", "a.b=5", "" },
 		/* the administrator's tokens stay, ours comes last and wins */
 		{ "x  a.b=7\ty\n", "a.b=1", "", "x  a.b=7\ty a.b=1\n" },
 		/* prev's tokens go, theirs for the same key stay ('off') */
 		{ "a.b=5 c.d=2 e=1 c.d=3\n", "", "c.d=2", "a.b=5 e=1 c.d=3\n" },
-		/* ours in place, but not when theirs for the key could follow (fuzzing) */
+		/* ours last, even when theirs for the key follows (fuzzing) */
 		{ "a.b 1 a.b=x\n", "a.b=1", "a.b", "1 a.b=x a.b=1\n" },
+		{ "1 a.b 2 a-b=x\n", "a.b=1", "a.b", "1 2 a-b=x a.b=1\n" },
 		/* a quote that never closes would swallow what follows it */
 		{ "root=/dev/vda foo=\"bar baz\n", "a.b=1", "",
 		  "root=/dev/vda a.b=1 foo=\"bar baz\n" },
-		{ "", "a.b=1", "", "a.b=1\n" },
+		{ "", "a.b=1", "", "a.b=1" },	/* no byte rcuqs does not own */
 		{ "", "", "", "" },
 	};
 
