@@ -540,7 +540,7 @@ at_run() {
 	t=$1
 	rm -rf "$root/tmp/src" "$root/tmp/at-$t"
 	mkdir -p "$root/tmp/src" "$root/tmp/at-$t/tmp" "$root/tmp/at-$t/artifacts"
-	tar -C "$top" -cf - --exclude=./rcuqs-ctl/rcuqs-ctl ./Makefile ./scripts ./debian/tests \
+	tar -C "$top" -cf - --exclude=./rcuqs-ctl/rcuqs-ctl ./Makefile ./scripts ./debian/tests ./debian/rcuqs.postrm \
 		./debian/control ./debian/changelog ./rcuqs-ctl ./systemd-units ./man |
 		tar -C "$root/tmp/src" -xf - || return 1
 	in_root env AUTOPKGTEST_TMP="/tmp/at-$t/tmp" AUTOPKGTEST_ARTIFACTS="/tmp/at-$t/artifacts" \
@@ -614,7 +614,8 @@ check "use: rcuqs-ctl set-profile throughput in the root" set_profile
 
 # The values before rcuqs's first write, as rcuqs-ctl records them
 # (written here when the tool predates the record), plus lines the purge
-# must skip: a module the kernel lacks, a name with "..", a bad value.
+# must skip: a module the kernel lacks, a name with "..", a bad value (for
+# a parameter set-profile did not record: the first line of a name wins).
 if [ ! -f "$root/etc/rcuqs/original" ]; then
 	printf '# rcuqs-ctl: values before its first write\nrcutree.jiffies_till_sched_qs=auto\n' \
 		>"$root/etc/rcuqs/original"
@@ -624,7 +625,7 @@ cat >>"$root/etc/rcuqs/original" <<'EOF'
 rcupdate.rcu_cpu_stall_timeout=21
 rcu_nosuch.param=5
 rcutree.../../../../etc/evil=1
-rcutree.cond_resched_qs_limit=12abc
+rcutree.jiffies_till_next_fqs=12abc
 EOF
 echo 60 >"$root/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout"
 mkdir -p "$root/etc/rcuqs/profiles"
@@ -706,7 +707,7 @@ skipped() {
 	[ ! -e "$root/etc/evil" ] || { echo "/etc/evil created"; return 1; }
 	grep -q 'not restoring rcu_nosuch.param=5' "$purge_out" &&
 		grep -q 'not a parameter name, ignored: rcutree\.\.\./' "$purge_out" &&
-		grep -q "cond_resched_qs_limit: not a decimal or 'auto'" "$purge_out" ||
+		grep -q "jiffies_till_next_fqs: not a decimal or 'auto'" "$purge_out" ||
 		{ cat "$purge_out"; return 1; }
 }
 check "purge: a missing parameter, a bad name, a bad value skipped with a message" skipped
