@@ -237,14 +237,11 @@ int original_read(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX])
 	r = read_trusted(ctx, ORIGINAL_FILE, buf, sizeof(buf));
 	if (r < 0)
 		return r == -ENOENT ? 0 : r;
-	for (char *p = buf; p; p = save) {
+	save = buf;
+	while ((line = line_next(&save))) {
 		const struct tunable *t;
 		char q[QUOTE_BUF], *eq;
 
-		line = p;
-		save = strchr(p, '\n');
-		if (save)
-			*save++ = '\0';
 		lineno++;
 		if (line[0] == '#' || line[0] == '\0')
 			continue;

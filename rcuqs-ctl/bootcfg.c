@@ -363,14 +363,11 @@ static int owned_tokens(const struct rcuqs_ctx *ctx, const char *content, char *
 	}
 	if (r < 0)
 		return r;
-	for (char *p = buf; p; p = save) {
+	save = buf;
+	while ((line = line_next(&save))) {
 		char q[QUOTE_BUF];
 		int end = 0;
 
-		line = p;
-		save = strchr(p, '\n');
-		if (save)
-			*save++ = '\0';
 		lineno++;
 		if (line[0] == '#' || line[0] == '\0')
 			continue;

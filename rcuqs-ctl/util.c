@@ -513,3 +513,16 @@ void pending_abort(struct pending_file *pf)
 	while (pf->nmade > 0)
 		rmdir(pf->made[--pf->nmade]);
 }
+
+char *line_next(char **rest)
+{
+	char *line = *rest, *nl;
+
+	if (!line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl)
+		*nl++ = '\0';
+	*rest = nl;
+	return line;
+}

@@ -26,6 +26,13 @@ const char *errstr(int r);
 #define QUOTE_BUF (QUOTE_MAX * 4 + 4)
 const char *quote(const char *s, char buf[QUOTE_BUF]);
 
+/*
+ * line_next(&rest): the next line of a NUL-terminated buffer, its '\n'
+ * replaced by '\0'; NULL once the buffer is used up. Start with rest at
+ * the buffer.
+ */
+char *line_next(char **rest);
+
 /* "<root><abs>" into buf; -ENAMETOOLONG if it does not fit. */
 int root_path(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len);
 
