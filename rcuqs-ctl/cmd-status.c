@@ -204,7 +204,7 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 			continue;
 		have = running_value(ctx, i, cmdline, val, sizeof(val));
 		/* What the kernel stored for it on set-profile is a match too. */
-		if (have && (strcmp(val, want) == 0 || adjusted_match(ctx, t, want, val)))
+		if (!tunable_drifts(ctx, i, want, have, val))
 			continue;
 		ndiff++;
 		if (ctx->json) {
