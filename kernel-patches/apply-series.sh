@@ -1,8 +1,13 @@
 #!/bin/sh
-# apply-series.sh: bring $BUILD/linux to "pristine linux-source-6.1 + the
-# patches named in ./series", touching as few files as possible.
+# apply-series.sh [BASELINE]: bring the patched tree of one kernel baseline
+# to "pristine linux-source-BASELINE + the patches named in its series",
+# touching as few files as possible.
 #
-# $BUILD/applied/ keeps a copy of the series last applied. When the series
+#   6.1 (default)  ./series on linux-source-6.1, tree $BUILD/linux
+#   6.12           ./6.12/series on linux-source-6.12, tree $BUILD/linux-6.12
+#
+# $BUILD/applied/ (applied-6.12/ for 6.12) keeps a copy of the series last
+# applied. When the series
 # changed, every file named by the old or the new series is recomputed in a
 # scratch folder (old patches reversed, new ones applied) and copied into
 # the tree only when its content differs, so kbuild recompiles only what a
@@ -14,9 +19,23 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 : "${BUILD:?BUILD is not set}"
-TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-src=$BUILD/linux
-applied=$BUILD/applied
+base=${1:-6.1}
+case $base in
+6.1)
+	src=$BUILD/linux
+	applied=$BUILD/applied
+	;;
+6.12)
+	here=$here/6.12
+	src=$BUILD/linux-$base
+	applied=$BUILD/applied-$base
+	;;
+*)
+	echo "apply-series: unknown baseline '$base' (6.1 or 6.12)" >&2
+	exit 2
+	;;
+esac
+TARBALL=${TARBALL:-/usr/src/linux-source-$base.tar.xz}
 
 die() { echo "apply-series: $*" >&2; exit 1; }
 log() { echo "apply-series: $*" >&2; }
@@ -32,11 +51,11 @@ done
 
 extract() {
 	log "extracting $TARBALL into $src"
-	[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install linux-source-6.1)"
+	[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install linux-source-$base)"
 	rm -rf "$src" "$src.tmp" "$applied"
 	mkdir -p "$src.tmp"
 	tar -C "$src.tmp" -xf "$TARBALL"
-	mv "$src.tmp/linux-source-6.1" "$src"
+	mv "$src.tmp/linux-source-$base" "$src"
 	rmdir "$src.tmp"
 }
 
