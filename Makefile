@@ -1,14 +1,15 @@
 # rcuqs: runtime RCU quiescent-state tuning for Debian 12.
 #
 #   make demo      build the patched kernels and guest, boot, show the tunables
-#   make check     every test: tool, docs, units, package, patches, guest on both kernels
+#   make check     every test: tool, docs, units, package, patches, guest on
+#                  the three test kernels (6.1 none and dynamic, 6.12 dynamic)
 #   make deb       the Debian package, $(BUILD)/rcuqs_<version>_<arch>.deb
 #
 # Each installs the Debian packages it misses first (scripts/install-deps.sh:
 # demo and check everything, deb only the package build's, kernel-deb only
 # the kernel build's).
 #
-#   make kernel-deb [KCONFIG=/boot/config-$(uname -r)]
+#   make kernel-deb [KERNEL=6.1|6.12] [KCONFIG=/boot/config-$(uname -r)]
 #                  the patched kernel as linux-image/linux-headers packages
 #                  for a real machine (README: "The patched kernel on a
 #                  Debian machine"); not part of make check
@@ -41,16 +42,15 @@ kernel: deps
 KDEB_ARGS = $(if $(strip $(KCONFIG)),KCONFIG=$(abspath $(KCONFIG)))
 kernel-deb:
 	@$(MAKE) -s -C kernel-patches kernel-deb-args $(KDEB_ARGS)
-	@./scripts/install-deps.sh kernel-deb
+	@./scripts/install-deps.sh kernel-deb $(or $(KERNEL),6.1)
 	$(MAKE) -C kernel-patches kernel-deb $(KDEB_ARGS)
 
 image: kernel
 	$(MAKE) -C guest-image image
 
 demo: deps
-	@test -e $(BUILD)/stamp-build-none -a -e $(BUILD)/stamp-build-dynamic || \
-		echo "== demo: building the two patched test kernels first, about 10 minutes each on 2 cores (kbuild prints its progress)"
-	$(MAKE) -C kernel-patches kernel
+	@test -e $(BUILD)/stamp-build-none || \
+		echo "== demo: building the patched 6.1 PREEMPT_NONE test kernel first, about 10 minutes on 2 cores (kbuild prints its progress)"
 	$(MAKE) -C guest-image demo
 
 # The guest suite on a third kernel with lockdep and PROVE_RCU (debug run).
@@ -92,9 +92,11 @@ deb:
 	@$(MAKE) --no-print-directory $(DEB)
 
 # lintian, then install, reinstall, upgrade, remove and purge in a
-# throwaway Debian 12 root under $(BUILD)/deb-check (tests/deb/).
+# throwaway Debian 12 root under $(BUILD)/deb-check (tests/deb/), then the
+# same lifecycle in a Debian 13 (trixie) root.
 check-deb: $(DEB)
-	./tests/deb/check-deb.sh $(DEB)
+	@rc=0; ./tests/deb/check-deb.sh $(DEB) || rc=1; \
+	./tests/deb/check-deb.sh $(DEB) trixie || rc=1; exit $$rc
 
 # /etc/rcuqs/profiles, empty: the administrator's profiles go there
 # (rcuqs.profile(5)); a purge of the package leaves those it holds.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench.sh [VARIANT...]: 'make bench'. Boots each test kernel (default: none
+# bench.sh [VARIANT...]: 'make bench'. Boots each test kernel named (default: none
 # dynamic) once with CPUs 2-3 nohz_full and runs the guest's bench-latency
 # (see tests/bench-latency: grace-period latency per profile with a kernel
 # loop on a nohz_full CPU and on a ticking one, and cond_resched() cost),

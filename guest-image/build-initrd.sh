@@ -1,6 +1,6 @@
 #!/bin/bash
 # build-initrd.sh VARIANT [DEB]: build the rcuqs guest initramfs for one
-# test kernel (none or dynamic) into $BUILD/guest-VARIANT/initrd.img.
+# test kernel (none, dynamic or dynamic-6.12) into $BUILD/guest-VARIANT/initrd.img.
 #
 # Inputs, from 'make -C kernel-patches kernel' and 'make deb':
 #   $BUILD/kernel-VARIANT            the O= tree (kernel.release, Module.symvers)
