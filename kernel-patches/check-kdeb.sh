@@ -63,6 +63,40 @@ rc=$?
 [ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
 result $rc "make -n kernel-deb: lean config, -rcuqs$v-lean, O=\$BUILD/kdeb-lean, packages in \$BUILD, nothing created" "$out"
 
+# KERNEL=6.12: its own tree, series and folder; the release's order
+# against Debian's 6.12 kernels, and the note that says it. An unknown
+# baseline is refused.
+mk -n -C "$here" kernel-deb BUILD="$b" KERNEL=6.12 >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && has "$out" "./apply-series.sh 6.12" "SRC=$b/linux-6.12 " "-C $b/linux-6.12 " \
+	"O=$b/kdeb-6.12-lean " " -rcuqs$v-lean " "patched 6.12 kernel" \
+	"make kernel-deb KERNEL=6.12 again" || rc=1
+grep -q "O=$b/kdeb-lean \|-C $b/linux " "$out" && { echo "the 6.1 tree or folder in a KERNEL=6.12 build" >>"$out"; rc=1; }
+kv=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null | sed 's/-[^-]*$//')
+if [ -n "$kv" ]; then
+	r=$kv-rcuqs$v s=${kv##*.} mm=${kv%.*}
+	for d in "$mm.$s+bpo-amd64" "$mm.$s+deb13-amd64"; do
+		[ "$(printf '%s\n%s\n' "$r" "$d" | LC_ALL=C sort -V | tail -n 1)" = "$r" ] ||
+			{ echo "sort -V (GRUB): $r is not above $d" >>"$out"; rc=1; }
+	done
+	for d in "$mm.$((s + 1))+bpo-amd64" "$mm.$((s + 1))+deb13-amd64"; do
+		[ "$(printf '%s\n%s\n' "$r" "$d" | LC_ALL=C sort -V | tail -n 1)" = "$d" ] ||
+			{ echo "sort -V (GRUB): $r is not below $d" >>"$out"; rc=1; }
+	done
+	has "$out" "$r-lean sorts above Debian's" "and below those of a later one" || rc=1
+else
+	echo "linux-source-6.12 not installed: the release's order not checked" >>"$out"
+fi
+[ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
+result $rc "make -n kernel-deb KERNEL=6.12: linux-6.12 tree and series, O=\$BUILD/kdeb-6.12-lean, GRUB order against Debian's 6.12 kernels said, nothing created" "$out"
+mk -n -C "$here" kernel-deb BUILD="$b" KERNEL=7.3 >"$out" 2>&1
+rc=$?
+if [ $rc = 0 ]; then echo accepted >>"$out"; rc=1; else
+	has "$out" "KERNEL=7.3 is not a baseline rcuqs has a series for" && rc=0 || rc=1
+fi
+[ -e "$b" ] && { echo "created $b" >>"$out"; rc=1; }
+result $rc "make kernel-deb refuses KERNEL=7.3 (no series), nothing created" "$out"
+
 # KCONFIG, given relative from the top folder as an administrator would.
 mkdir -p "$scratch/etc"
 cat >"$scratch/etc/config-6.1.0-99-amd64" <<'EOF'

@@ -5,7 +5,8 @@
 # clang and libclang-rt-14-dev (its libFuzzer and sanitizer runtimes, only
 # recommended by clang) build the fuzz harnesses that 'make check' runs.
 #
-# install-deps.sh kernel-deb: only what 'make kernel-deb' needs, for an
+# install-deps.sh kernel-deb [6.1|6.12]: only what 'make kernel-deb'
+# (KERNEL=6.1, the default, or KERNEL=6.12) needs, for an
 # administrator's machine (no QEMU, dracut or clang): the kernel build's
 # tools, patch for the series, and for the kernel's bindeb-pkg:
 # build-essential (dpkg-buildpackage checks it as an implicit build
@@ -37,14 +38,23 @@ PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
 libcmocka-dev mandoc git clang libclang-rt-14-dev python3 gnuplot-nox
 debhelper lintian debootstrap"
-KDEB_PKGS="linux-source-6.1 build-essential dpkg-dev make gcc bc bison flex
+KDEB_PKGS="build-essential dpkg-dev make gcc bc bison flex
 libelf-dev libssl-dev kmod cpio xz-utils perl patch rsync fakeroot lsb-release
 dwarves"
 DEB_PKGS="build-essential dpkg-dev gcc make debhelper pkg-config libkmod-dev
 libcmocka-dev"
+kernel=6.1
 case ${1:-} in
 '' | full) ;;
-kernel-deb) PKGS=$KDEB_PKGS ;;
+kernel-deb)
+	kernel=${2:-6.1}
+	case $kernel in
+	6.1 | 6.12) ;;
+	*) echo "install-deps: unknown kernel '$kernel' for kernel-deb (6.1, 6.12)" >&2; exit 2 ;;
+	esac
+	PKGS=$KDEB_PKGS
+	[ "$kernel" = 6.12 ] || PKGS="linux-source-6.1 $PKGS"
+	;;
 deb) PKGS=$DEB_PKGS ;;
 *) echo "install-deps: unknown set '$1' (full, deb, kernel-deb; none: full)" >&2; exit 2 ;;
 esac
@@ -56,14 +66,17 @@ missing=""
 for p in $PKGS; do
 	installed "$p" || missing="$missing $p"
 done
-# The 6.12 tree the 6.12 series is checked against (kernel-patches/6.12/)
-# comes from bookworm-backports, which the full set adds as an apt source
-# when the package is missing (see backports() below). Only in the full
-# set: neither an administrator's kernel-deb nor 'make deb' needs it.
+# The 6.12 tree (kernel-patches/6.12/, the dynamic-6.12 test kernel):
+# Debian 13 has it in its own suite; on Debian 12 it comes from
+# bookworm-backports, which is then added as an apt source when the
+# package is missing (see below). In the full set, and for
+# 'make kernel-deb KERNEL=6.12'; 'make deb' never needs it.
 full=""
 case ${1:-} in '' | full) full=yes ;; esac
 need612=""
-[ -z "$full" ] || installed linux-source-6.12 || need612=yes
+if [ -n "$full" ] || [ "$kernel" = 6.12 ]; then
+	installed linux-source-6.12 || need612=yes
+fi
 [ -z "$missing" ] && [ -z "$need612" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -114,6 +127,14 @@ if [ -n "$missing" ]; then
 	fi
 fi
 [ -n "$need612" ] || exit 0
+
+# A release whose own suites have it (Debian 13): install it from there.
+if apt-cache policy linux-source-6.12 2>/dev/null | grep -q 'Candidate: [0-9]' &&
+	! apt-cache policy linux-source-6.12 | grep -q 'bookworm-backports'; then
+	echo "install-deps: installing linux-source-6.12"
+	apt_get install -y --no-install-recommends linux-source-6.12
+	exit 0
+fi
 
 # bookworm-backports, the Debian way: a deb822 file of its own in
 # sources.list.d, with the mirror and keyring of the entry that already
