@@ -3,12 +3,16 @@
 # package): run by every kernel package's postinst as
 #   zz-rcuqs RELEASE [IMAGE]
 #
-# A kernel from "make kernel-deb" has the release 6.1.<sublevel>-rcuqsN,
-# which GRUB sorts above Debian's 6.1.0-N-amd64 and boots by default. A
+# A kernel from "make kernel-deb" has the release 6.1.<sublevel>-rcuqsN
+# (or 6.12.<sublevel>-rcuqsN), which GRUB sorts above Debian's
+# 6.1.0-N-amd64 (6.12.<same sublevel>+deb13-amd64) and boots by default. A
 # Debian kernel security update then installs but does not boot: its fixes
 # reach this machine only when the rcuqs kernel is rebuilt from the updated
-# linux-source-6.1. This hook says so, loudly, when a kernel that GRUB
-# sorts below an installed rcuqs kernel is installed. It changes nothing.
+# linux-source-6.1 (6.12). This hook says so, loudly, when a kernel that
+# GRUB sorts below an installed rcuqs kernel of its series (6.1, 6.12) is
+# installed; and, when the new kernel sorts above every rcuqs kernel of
+# its series (a later 6.12 sublevel), that GRUB now boots it, without
+# rcuqs's parameters. It changes nothing.
 #
 # GRUB's order (grub-mkconfig's version_sort) is "sort -V" on the
 # releases; RCUQS_BOOT (default /boot) is for tests.
@@ -22,21 +26,49 @@ case $new in
 '' | *rcuqs*) exit 0 ;;
 esac
 
+# make kernel-deb's arguments for an rcuqs release: KERNEL= for 6.12.
+kernel_arg() {
+	case $1 in
+	6.1.*) ;;
+	*) printf 'KERNEL=%s ' "$(printf '%s' "$1" | cut -d. -f1,2)" ;;
+	esac
+}
+above=""
 for img in "$boot"/vmlinuz-*rcuqs*; do
 	[ -f "$img" ] || continue
 	rel=${img##*/vmlinuz-}
 	case $rel in
 	*.old | *.bak | *.dpkg-*) continue ;;
 	esac
+	# Only rcuqs kernels of the new kernel's series (6.1, 6.12): the
+	# rebuild is from that series' linux-source.
+	series=$(printf '%s' "$rel" | cut -d. -f1,2)
+	case $new in "$series".*) ;; *) continue ;; esac
 	top=$(printf '%s\n%s\n' "$rel" "$new" | LC_ALL=C sort -V | tail -n 1)
-	[ "$top" = "$rel" ] || continue
+	if [ "$top" != "$rel" ]; then
+		above="$above $rel"
+		continue
+	fi
 	cat >&2 <<MSG
 rcuqs: WARNING: Linux $new was installed, but GRUB sorts the rcuqs kernel
 rcuqs: $rel above it and keeps booting $rel by default.
 rcuqs: The fixes in $new are not running. Rebuild the rcuqs kernel from
-rcuqs: the updated linux-source-6.1 and install it (in the rcuqs sources:
-rcuqs: "make kernel-deb KCONFIG=/boot/config-$new", see the README,
+rcuqs: the updated linux-source-$series and install it (in the rcuqs sources:
+rcuqs: "make kernel-deb $(kernel_arg "$rel")KCONFIG=/boot/config-$new", see the README,
 rcuqs: "Kernel updates"), or boot $new from GRUB's "Advanced options".
 MSG
+	exit 0
 done
+if [ -n "$above" ]; then
+	# shellcheck disable=SC2086 # releases: no blanks, no globs
+	set -- $above
+	cat >&2 <<MSG
+rcuqs: WARNING: Linux $new was installed and GRUB sorts it above the rcuqs
+rcuqs: kernel $1: GRUB will boot $new by default, which lacks rcuqs's
+rcuqs: parameters (rcuqs-ctl status says so). Rebuild the rcuqs kernel from
+rcuqs: the updated linux-source-$(printf '%s' "$1" | cut -d. -f1,2) and install it (in the rcuqs sources:
+rcuqs: "make kernel-deb $(kernel_arg "$1")KCONFIG=/boot/config-$new", see the README,
+rcuqs: "Kernel updates"), or boot $1 from GRUB's "Advanced options".
+MSG
+fi
 exit 0
