@@ -1,5 +1,7 @@
 #!/bin/sh
-# check-deb.sh DEB: the Debian package's tests. TAP to $RESULTS/deb.tap.
+# check-deb.sh DEB [SUITE]: the Debian package's tests. TAP to
+# $RESULTS/deb.tap; with SUITE (trixie: Debian 13), only the lifecycle
+# below, in a root of that suite, to $RESULTS/deb-SUITE.tap.
 #
 #   - the version agrees with the tool's; lintian finds no error and no
 #     warning; the .deb holds what "make install" installs; the
@@ -23,10 +25,11 @@
 #     purge (the administrator's own profile stays); then install and
 #     purge straight away with parameters that cannot be restored.
 #
-# The root is "debootstrap --variant=minbase bookworm" from the host's
-# configured Debian mirror (RCUQS_DEB_MIRROR overrides), cached as
-# $BUILD/deb-check/bookworm-minbase.tar so that later runs only unpack
-# it. Nothing is mounted in it: its /sys and /proc are plain directories,
+# The root is "debootstrap --variant=minbase SUITE" (bookworm unless
+# given) from the host's configured Debian mirror (RCUQS_DEB_MIRROR
+# overrides), cached as $BUILD/deb-check/SUITE-minbase-*.tar so that later
+# runs only unpack it. The package built on Debian 12 is the one installed
+# in Debian 13's root too: its dependencies must resolve there. Nothing is mounted in it: its /sys and /proc are plain directories,
 # so what the package's scripts write to /sys lands in fake parameter
 # files this script puts there (copied from rcuqs-ctl's pristine fake
 # root), never in the host's kernel. systemd does not run there either:
@@ -36,7 +39,12 @@
 # (unshare), so those mounts end with it.
 set -u
 
-deb=$(realpath "${1:?usage: check-deb.sh DEB}")
+deb=$(realpath "${1:?usage: check-deb.sh DEB [SUITE]}")
+suite=${2:-bookworm}
+case $suite in
+bookworm | trixie) ;;
+*) echo "check-deb: unknown suite '$suite' (bookworm, trixie)" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 : "${BUILD:=$top/build}"
@@ -50,9 +58,13 @@ if [ -f "$top/debian/tests/control" ]; then
 		sed 's/[[:space:]]//g; /^@$/d; /^$/d' | { echo libkmod2; cat; } | LC_ALL=C sort -u |
 		tr '\n' ',' | sed 's/,$//')
 fi
-cache=$work/bookworm-minbase-$(printf '%s' "$includes" | cksum | cut -d' ' -f1).tar
+cache=$work/$suite-minbase-$(printf '%s' "$includes" | cksum | cut -d' ' -f1).tar
 root=$work/root
 tap=$RESULTS/deb.tap
+if [ "$suite" != bookworm ]; then
+	root=$work/root-$suite
+	tap=$RESULTS/deb-$suite.tap
+fi
 pristine=$top/rcuqs-ctl/tests/rootfs-pristine
 start=$(date +%s)
 
@@ -62,7 +74,7 @@ mkdir -p "$RESULTS" "$work"
 
 die() {
 	not_ok "$1" "${2-}"
-	tap_end deb
+	tap_end "$(basename "$tap" .tap)"
 	exit 1
 }
 [ "$(id -u)" -eq 0 ] || {
@@ -74,6 +86,9 @@ die() {
 version=$(dpkg-deb -f "$deb" Version)
 arch=$(dpkg-deb -f "$deb" Architecture)
 
+# The package as a file, the dependency sets and postrm's token removal:
+# once, with the Debian 12 root; another suite's run has only its lifecycle.
+if [ "$suite" = bookworm ]; then
 # --- the package as a file ------------------------------------------------
 
 check_version() {
@@ -238,14 +253,16 @@ rule_deps() { # TARGET: its prerequisites, from make's database
 	env -u MAKEFLAGS -u MAKELEVEL make -C "$top" -pRrq -f Makefile : 2>/dev/null |
 		sed -n "s/^$1:\(.*\)/\1/p" | head -n 1
 }
-deps_calls() { # TARGET: the install-deps.sh lines of make -n TARGET
-	env -u MAKEFLAGS -u MAKELEVEL -u KCONFIG make --no-print-directory -n -C "$top" "$1" \
+deps_calls() { # TARGET [VAR=VALUE]: the install-deps.sh lines of make -n TARGET
+	env -u MAKEFLAGS -u MAKELEVEL -u KCONFIG -u KERNEL make --no-print-directory -n -C "$top" "$@" \
 		BUILD="$work/make-n" 2>&1 | grep -o 'install-deps\.sh.*' | sed 's/[[:space:]]*$//'
 }
 check_target_sets() {
-	for ts in deb:deb kernel-deb:kernel-deb; do
+	for ts in deb:deb kernel-deb:kernel-deb@6.1 kernel-deb@KERNEL=6.12:kernel-deb@6.12; do
 		t=${ts%%:*} want="install-deps.sh ${ts#*:}"
-		got=$(deps_calls "$t")
+		want=$(echo "$want" | tr @ ' ')
+		got=$(deps_calls $(echo "$t" | tr @ ' '))
+		t=${t%%@*}
 		[ "$got" = "$want" ] || { echo "make -n $t runs: '${got:-no install-deps.sh}', want '$want'"; return 1; }
 		case " $(rule_deps "$t") " in
 		*" deps "*) echo "$t depends on deps (the full set): $(rule_deps "$t")"; return 1 ;;
@@ -260,20 +277,24 @@ check_target_sets() {
 		esac
 	done
 }
-check "deps: make deb installs the 'deb' set, make kernel-deb the 'kernel-deb' set, check and demo all (make -n, make -p)" \
+check "deps: make deb installs the 'deb' set, make kernel-deb the 'kernel-deb' set (for KERNEL=6.1 or 6.12), check and demo all (make -n, make -p)" \
 	check_target_sets
 
-# set_pkgs SET: the packages install-deps.sh SET would install on a box
-# that has none (stubs for dpkg-query and apt-get; nothing is installed).
+# set_pkgs SET [KERNEL]: the packages install-deps.sh SET would install on
+# a Debian 12 box that has none (stubs for dpkg-query, apt-cache and
+# apt-get; nothing is installed, the backports source goes to a scratch
+# file).
 set_pkgs() {
 	stub=$work/deps-stub
 	rm -rf "$stub"
 	mkdir -p "$stub"
 	printf '#!/bin/sh\nexit 1\n' >"$stub/dpkg-query"
+	printf '#!/bin/sh\necho "  Candidate: (none)"\n' >"$stub/apt-cache"
 	printf '#!/bin/sh\nshift 2\necho "$@" >>"%s/args"\n' "$stub" >"$stub/apt-get"
-	chmod +x "$stub/dpkg-query" "$stub/apt-get"
-	PATH="$stub:$PATH" sh "$top/scripts/install-deps.sh" $1 >/dev/null 2>&1 || return 1
-	sed -n 's/^install -y --no-install-recommends //p' "$stub/args" | tr ' ' '\n' | sed '/^$/d' | sort -u
+	chmod +x "$stub/dpkg-query" "$stub/apt-cache" "$stub/apt-get"
+	PATH="$stub:$PATH" RCUQS_BPO_SOURCES=$stub/bpo.sources \
+		sh "$top/scripts/install-deps.sh" $1 $2 >/dev/null 2>&1 || return 1
+	sed -n 's/^.*install -y --no-install-recommends //p' "$stub/args" | tr ' ' '\n' | sed '/^$/d' | sort -u
 }
 check_set_contents() {
 	full=$(set_pkgs full) || { echo "install-deps.sh full failed"; return 1; }
@@ -281,13 +302,25 @@ check_set_contents() {
 	for heavy in qemu-system-x86 clang gnuplot-nox debootstrap lintian dracut-core; do
 		echo "$full" | grep -qx "$heavy" || { echo "the full set lacks $heavy"; return 1; }
 	done
-	for s in deb kernel-deb; do
-		pk=$(set_pkgs "$s") || { echo "install-deps.sh $s failed"; return 1; }
+	for s in deb kernel-deb kernel-deb@6.12; do
+		pk=$(set_pkgs $(echo "$s" | tr @ ' ')) || { echo "install-deps.sh $s failed"; return 1; }
 		[ -n "$pk" ] || { echo "set $s is empty"; return 1; }
 		for heavy in qemu-system-x86 clang gnuplot-nox debootstrap lintian dracut-core; do
 			echo "$pk" | grep -qx "$heavy" && { echo "set $s installs $heavy"; return 1; }
 		done
 	done
+	# Each kernel-deb set brings its own tree, and only that one.
+	echo "$full" | grep -qx linux-source-6.12 || { echo "the full set lacks linux-source-6.12"; return 1; }
+	pk=$(set_pkgs kernel-deb)
+	echo "$pk" | grep -qx linux-source-6.1 || { echo "set kernel-deb lacks linux-source-6.1"; return 1; }
+	echo "$pk" | grep -qx linux-source-6.12 && { echo "set kernel-deb (6.1) installs linux-source-6.12"; return 1; }
+	pk=$(set_pkgs kernel-deb 6.12)
+	echo "$pk" | grep -qx linux-source-6.12 || { echo "set kernel-deb 6.12 lacks linux-source-6.12"; return 1; }
+	echo "$pk" | grep -qx linux-source-6.1 && { echo "set kernel-deb 6.12 installs linux-source-6.1"; return 1; }
+	if sh "$top/scripts/install-deps.sh" kernel-deb 7.3 >/dev/null 2>&1; then
+		echo "kernel-deb for an unknown kernel was accepted"
+		return 1
+	fi
 	# The deb set builds the package: dpkg-buildpackage's implicit
 	# build-essential, debhelper, and debian/control's Build-Depends.
 	pk=$(set_pkgs deb)
@@ -302,7 +335,7 @@ check_set_contents() {
 		return 1
 	fi
 }
-check "deps: the deb and kernel-deb sets hold no QEMU, clang, gnuplot, debootstrap, lintian, dracut; deb covers Build-Depends" \
+check "deps: the deb and kernel-deb sets hold no QEMU, clang, gnuplot, debootstrap, lintian, dracut; each kernel-deb set its own linux-source; deb covers Build-Depends" \
 	check_set_contents
 
 # --- postrm's token removal against rcuqs-ctl's -----------------------------
@@ -362,9 +395,12 @@ else
 	not_ok "postrm: removes rcuqs's cmdline tokens as cmdline_strip() does" "$(cat "$work/strip-ref.log")"
 fi
 
+fi
+
 # --- the throwaway root -----------------------------------------------------
 
-# The host's Debian mirror for bookworm, from its apt sources.
+# The host's Debian mirror for bookworm, from its apt sources; the same
+# archive serves trixie.
 mirror() {
 	if [ -n "${RCUQS_DEB_MIRROR-}" ]; then
 		echo "$RCUQS_DEB_MIRROR"
@@ -395,13 +431,13 @@ safe_rm() {
 make_cache() {
 	m=$(mirror)
 	[ -n "$m" ] || { echo "no bookworm mirror in /etc/apt/sources.list*; set RCUQS_DEB_MIRROR"; return 1; }
-	boot=$work/bootstrap
+	boot=$work/bootstrap-$suite
 	safe_rm "$boot" || return 1
-	echo "check-deb: debootstrap --variant=minbase --include=$includes bookworm from $m (once; cached in $cache)" >&2
+	echo "check-deb: debootstrap --variant=minbase --include=$includes $suite from $m (once; cached in $cache)" >&2
 	if ! unshare --mount --propagation private \
-		debootstrap --variant=minbase --include="$includes" bookworm "$boot" "$m" \
-		>"$work/debootstrap.log" 2>&1; then
-		tail -n 20 "$work/debootstrap.log"
+		debootstrap --variant=minbase --include="$includes" "$suite" "$boot" "$m" \
+		>"$work/debootstrap-$suite.log" 2>&1; then
+		tail -n 20 "$work/debootstrap-$suite.log"
 		return 1
 	fi
 	tar -C "$boot" -cf "$cache.tmp" . && mv "$cache.tmp" "$cache" && safe_rm "$boot"
@@ -414,15 +450,18 @@ in_root() {
 }
 
 if [ -s "$cache" ]; then
-	ok "root: bookworm minbase from the cache"
+	ok "root: $suite minbase from the cache"
 elif msg=$(make_cache 2>&1); then
-	ok "root: debootstrap bookworm minbase ($(($(date +%s) - start)) s so far)"
+	ok "root: debootstrap $suite minbase ($(($(date +%s) - start)) s so far)"
 else
-	die "root: debootstrap bookworm minbase" "$msg"
+	die "root: debootstrap $suite minbase" "$msg"
 fi
+
 safe_rm "$root" || die "root: a fresh copy" "something is mounted under $root"
 mkdir -p "$root"
 tar -C "$root" -xf "$cache" || die "root: a fresh copy" "cannot unpack $cache"
+os=$(. "$root/etc/os-release" 2>/dev/null && echo "$VERSION_CODENAME")
+check "root: it is Debian's $suite (os-release: ${os:-none})" [ "$os" = "$suite" ]
 
 # Nothing of the host's kernel interfaces in the root, ever.
 no_host_kernel() {
@@ -572,8 +611,9 @@ done
 rm -rf "$root/tmp/src" "$root"/tmp/at-*
 
 # The kernel hook (/etc/kernel/postinst.d/zz-rcuqs): when a Debian kernel
-# that GRUB sorts below an installed rcuqs kernel is installed, it says
-# that the rcuqs kernel needs rebuilding; otherwise nothing.
+# that GRUB sorts below (above) an installed rcuqs kernel of its series is
+# installed, it says that the rcuqs kernel needs rebuilding (and that GRUB
+# now boots the new one); otherwise nothing.
 kernel_hook() {
 	h=/etc/kernel/postinst.d/zz-rcuqs
 	[ -x "$root$h" ] || { echo "no executable $h"; return 1; }
@@ -590,13 +630,29 @@ kernel_hook() {
 		echo "$o" | grep -q 'make kernel-deb' || { echo "no warning: $o"; return 1; }
 	o=$(in_root "$h" 6.1.192-rcuqs1 /boot/vmlinuz-6.1.192-rcuqs1 2>&1) || return 1
 	[ -z "$o" ] || { echo "the rcuqs kernel's own install warned: $o"; return 1; }
+	# A kernel of another series: not the rcuqs kernel's concern.
+	: >"$root/boot/vmlinuz-6.12.117+deb13-amd64"
+	o=$(in_root "$h" 6.12.117+deb13-amd64 /boot/vmlinuz-6.12.117+deb13-amd64 2>&1) || return 1
+	[ -z "$o" ] || { echo "a 6.12 kernel warned about the 6.1 rcuqs kernel: $o"; return 1; }
+	# One GRUB sorts above the rcuqs kernel of its series boots instead.
 	: >"$root/boot/vmlinuz-6.1.200-1-amd64"
 	o=$(in_root "$h" 6.1.200-1-amd64 /boot/vmlinuz-6.1.200-1-amd64 2>&1) || return 1
-	[ -z "$o" ] || { echo "a kernel GRUB sorts first warned: $o"; return 1; }
+	echo "$o" | grep -q 'GRUB will boot 6.1.200-1-amd64 by default' &&
+		echo "$o" | grep -q '"make kernel-deb KCONFIG=' ||
+		{ echo "a kernel GRUB sorts above the rcuqs kernel, no warning: $o"; return 1; }
+	# 6.12: the same, with KERNEL=6.12 in the rebuild.
+	: >"$root/boot/vmlinuz-6.12.95-rcuqs2"
+	o=$(in_root "$h" 6.12.95+deb13-amd64 /boot/vmlinuz-6.12.95+deb13-amd64 2>&1) || return 1
+	echo "$o" | grep -q 'keeps booting 6.12.95-rcuqs2 by default' &&
+		echo "$o" | grep -q 'linux-source-6.12' &&
+		echo "$o" | grep -q '"make kernel-deb KERNEL=6.12 KCONFIG=' || { echo "6.12, same sublevel: $o"; return 1; }
+	o=$(in_root "$h" 6.12.117+deb13-amd64 /boot/vmlinuz-6.12.117+deb13-amd64 2>&1) || return 1
+	echo "$o" | grep -q 'GRUB will boot 6.12.117+deb13-amd64 by default' &&
+		echo "$o" | grep -q '"make kernel-deb KERNEL=6.12 KCONFIG=' || { echo "6.12, later sublevel: $o"; return 1; }
 	rm -f "$root/boot"/vmlinuz-*
 	[ -z "$made_boot" ] || rmdir "$root/boot"
 }
-check "install: the kernel hook warns when GRUB keeps booting an rcuqs kernel over a new Debian one, only then" kernel_hook
+check "install: the kernel hook warns when GRUB keeps booting an rcuqs kernel over a new Debian one of its series (6.1, 6.12), or boots the new one instead, only then" kernel_hook
 
 # --- the administrator uses it ----------------------------------------------
 
@@ -798,4 +854,4 @@ check "again: parameters missing, not regular files or refusing the write: a war
 chattr -i "$root/sys/module/rcutree/parameters/jiffies_till_sched_qs" 2>/dev/null
 
 echo "# deb: $(($(date +%s) - start)) s" | tee -a "$tap"
-tap_end deb
+tap_end "$(basename "$tap" .tap)"
