@@ -39,7 +39,16 @@
 # (unshare), so those mounts end with it.
 set -u
 
-deb=$(realpath "${1:?usage: check-deb.sh DEB [SUITE]}")
+# check-deb.sh --cache SUITE only makes the root's cache (make check starts
+# it in the background early, so that debootstrap's downloads overlap the
+# steps before the package's); a run that needs the cache waits for it.
+cache_only=""
+if [ "${1-}" = --cache ]; then
+	cache_only=yes
+	deb=""
+else
+	deb=$(realpath "${1:?usage: check-deb.sh DEB [SUITE] | --cache SUITE}")
+fi
 suite=${2:-bookworm}
 case $suite in
 bookworm | trixie) ;;
@@ -65,6 +74,7 @@ if [ "$suite" != bookworm ]; then
 	root=$work/root-$suite
 	tap=$RESULTS/deb-$suite.tap
 fi
+[ -z "$cache_only" ] || tap=$work/cache-$suite.tap
 pristine=$top/rcuqs-ctl/tests/rootfs-pristine
 start=$(date +%s)
 
@@ -81,14 +91,15 @@ die() {
 	echo "1..0 # SKIP the package lifecycle needs root (debootstrap, chroot)" | tee "$tap"
 	exit 0
 }
-[ -f "$deb" ] || die "the package exists" "no $deb: run 'make deb'"
-
-version=$(dpkg-deb -f "$deb" Version)
-arch=$(dpkg-deb -f "$deb" Architecture)
+if [ -z "$cache_only" ]; then
+	[ -f "$deb" ] || die "the package exists" "no $deb: run 'make deb'"
+	version=$(dpkg-deb -f "$deb" Version)
+	arch=$(dpkg-deb -f "$deb" Architecture)
+fi
 
 # The package as a file, the dependency sets and postrm's token removal:
 # once, with the Debian 12 root; another suite's run has only its lifecycle.
-if [ "$suite" = bookworm ]; then
+if [ "$suite" = bookworm ] && [ -z "$cache_only" ]; then
 # --- the package as a file ------------------------------------------------
 
 check_version() {
@@ -449,13 +460,19 @@ in_root() {
 		DEBIAN_FRONTEND=noninteractive chroot "$root" "$@"
 }
 
+# One debootstrap per cache at a time: the early background one and this.
+exec 9>"$work/$suite.lock"
+flock 9
 if [ -s "$cache" ]; then
+	[ -z "$cache_only" ] || exit 0
 	ok "root: $suite minbase from the cache"
 elif msg=$(make_cache 2>&1); then
 	ok "root: debootstrap $suite minbase ($(($(date +%s) - start)) s so far)"
 else
 	die "root: debootstrap $suite minbase" "$msg"
 fi
+flock -u 9
+[ -z "$cache_only" ] || exit 0
 
 safe_rm "$root" || die "root: a fresh copy" "something is mounted under $root"
 mkdir -p "$root"
