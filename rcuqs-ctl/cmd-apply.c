@@ -377,13 +377,26 @@ out:
 	return exit_status(r);
 }
 
+/*
+ * Whether a read-only parameter already has its value before rcuqs: a
+ * kernel without the rcuqs patches shows jiffies_till_sched_qs's "auto" as
+ * the ULONG_MAX it stands for.
+ */
+static bool same_value(const struct tunable *t, const char *now, const char *orig)
+{
+	if (t->type == TT_AUTO_ULONG && strcmp(now, "18446744073709551615") == 0)
+		now = "auto";
+	return strcmp(now, orig) == 0;
+}
+
 /* What off did (or, with nothing recorded, that there was nothing to do). */
 static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size_t n,
 		       const struct tunable *const *gone, size_t ngone,
+		       const struct change *ro, size_t nro,
 		       struct pending_file *const *pf, const bool *done, size_t npf)
 {
 	struct json j = { .f = stdout };
-	bool grub = false, any = n || ngone;
+	bool grub = false, reboot = false, any = n || ngone || nro;
 
 	for (size_t i = 0; i < npf; i++)
 		any |= done[i];
@@ -394,12 +407,36 @@ static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size
 		for (size_t i = 0; i < ngone; i++)
 			json_str(&j, NULL, gone[i]->name);
 		json_close(&j, ']');
-		json_open(&j, "files", '[');
+		json_open(&j, "read_only", '[');
 	} else {
 		changes_print(c, n, stdout);
 		for (size_t i = 0; i < ngone; i++)
 			printf("%s: not in the running kernel, nothing to restore\n",
 			       gone[i]->name);
+	}
+	for (size_t i = 0; i < nro; i++) {
+		bool same = same_value(ro[i].t, ro[i].old, ro[i].value);
+
+		reboot |= !same;
+		if (ctx->json) {
+			json_open(&j, NULL, '{');
+			json_str(&j, "name", ro[i].t->name);
+			json_str(&j, "now", ro[i].old);
+			json_str(&j, "original", ro[i].value);
+			json_bool(&j, "reboot", !same);
+			json_close(&j, '}');
+		} else if (same) {
+			printf("%s: %s (unchanged; read-only in the running kernel)\n",
+			       ro[i].t->name, ro[i].old);
+		} else {
+			printf("%s: %s, read-only in the running kernel: its value before rcuqs, "
+			       "%s, comes back only with a reboot\n", ro[i].t->name, ro[i].old,
+			       ro[i].value);
+		}
+	}
+	if (ctx->json) {
+		json_close(&j, ']');
+		json_open(&j, "files", '[');
 	}
 	for (size_t i = 0; i < npf; i++) {
 		const char *path = pf[i]->path + strlen(ctx->root);
@@ -417,19 +454,30 @@ static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size
 	if (ctx->json) {
 		json_close(&j, ']');
 		json_bool(&j, "update_grub", grub);
+		json_bool(&j, "reboot", reboot);
 		json_close(&j, '}');
 		json_end(&j);
-	} else if (!any) {
-		printf("nothing to undo: rcuqs has no record of a change\n");
-	} else if (grub) {
-		printf("run 'update-grub' to update the boot configuration\n");
+		return;
 	}
+	if (!any)
+		printf("nothing to undo: rcuqs has no record of a change\n");
+	else if (grub)
+		printf("run 'update-grub' to update the boot configuration\n");
+	if (!reboot)
+		return;
+	printf("%s: only a reboot restores", grub ? "then reboot" : "reboot");
+	for (size_t i = 0; i < nro; i++)
+		if (!same_value(ro[i].t, ro[i].old, ro[i].value))
+			printf(" %s=%s", ro[i].t->name, ro[i].value);
+	printf("\n");
 }
 
 /*
  * Undo everything rcuqs did: each recorded parameter back to its value
  * before rcuqs, then the record, the active profile and the boot form go.
- * Runs on any kernel: what it lacks is said and skipped.
+ * Runs on any kernel: what it lacks is said and skipped, and so is what it
+ * shows read-only (a stock kernel's jiffies_till_sched_qs, which the boot
+ * form may have set): only a reboot restores that.
  */
 static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
@@ -441,9 +489,9 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 	struct pending_file *gone_pf[] = { &active, &origf, &adj };
 	const struct tunable *gone[N_TUNABLES];
 	char orig[N_TUNABLES][VALUE_MAX];
-	struct change c[N_TUNABLES];
+	struct change c[N_TUNABLES], ro[N_TUNABLES];
 	bool done[5];
-	size_t n = 0, ngone = 0;
+	size_t n = 0, ngone = 0, nro = 0;
 	int fd, r;
 
 	memset(&boot, 0, sizeof(boot));
@@ -458,13 +506,21 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return exit_status(fd);
 	if ((r = original_read(ctx, orig)) < 0)
 		goto out;
-	/* Every recorded parameter back, but those the running kernel lacks. */
+	/*
+	 * Every recorded parameter back, but those the running kernel lacks
+	 * or shows read-only (their value now is read, to say whether a
+	 * reboot is due).
+	 */
 	for (size_t i = 0, all = changes_add_restores(c, 0, orig); i < all; i++) {
-		if (sysfs_exists(ctx, c[i].t->sysfs))
-			c[n++] = c[i];
-		else
+		if (!sysfs_exists(ctx, c[i].t->sysfs))
 			gone[ngone++] = c[i].t;
+		else if (sysfs_read_only(ctx, c[i].t->sysfs))
+			ro[nro++] = c[i];
+		else
+			c[n++] = c[i];
 	}
+	if ((r = changes_read(ctx, ro, nro)) < 0)
+		goto out;
 	if ((r = bootcfg_prepare_off(ctx, &boot)) < 0)
 		goto out;
 	for (size_t i = 0; i < 3; i++) {
@@ -486,7 +542,7 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 		goto abort;
 	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
-	report_off(ctx, c, n, gone, ngone, pf, done, 5);
+	report_off(ctx, c, n, gone, ngone, ro, nro, pf, done, 5);
 	goto out;
 abort:
 	for (size_t i = 2; i < 5; i++)
