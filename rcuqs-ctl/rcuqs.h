@@ -11,7 +11,10 @@
 #define RCUQS_VERSION "0.1"
 #endif
 
-/* Exit status, as documented in rcuqs-ctl(8). */
+/*
+ * Exit status, as documented in rcuqs-ctl(8). Small numbers, clear of
+ * sysexits.h's 64..78 (64 is EX_USAGE) and of the shell's 126 and up.
+ */
 enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* a write failed (restored), I/O error */
@@ -19,7 +22,7 @@ enum {
 	EXIT_NOKERNEL = 3,	/* running kernel lacks the rcuqs patches */
 	EXIT_PERM = 4,		/* a non-root user tried to write */
 	EXIT_DRIFT = 5,		/* verify: running state differs */
-	EXIT_PARTIAL = 64,	/* rollback failed: system left partly changed */
+	EXIT_PARTIAL = 6,	/* rollback failed: system left partly changed */
 };
 
 /* The one context: options and the root everything is relative to. */
