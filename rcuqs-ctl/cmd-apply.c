@@ -555,15 +555,15 @@ out:
 
 const struct command cmd_set_profile = {
 	"set-profile", do_set_profile, "NAME",
-	"apply NAME now, record it active, write its boot form",
+	"apply NAME now, record it active, write its boot form", NULL,
 };
 const struct command cmd_apply = {
-	"apply", do_apply, "", "apply the recorded active profile (rcuqs.service)",
+	"apply", do_apply, "", "apply the recorded active profile (rcuqs.service)", NULL,
 };
 const struct command cmd_set = {
-	"set", do_set, "PARAM=VALUE...", "ad-hoc runtime change, all or nothing",
+	"set", do_set, "PARAM=VALUE...", "ad-hoc runtime change, all or nothing", NULL,
 };
 const struct command cmd_off = {
 	"off", do_off, "",
-	"undo rcuqs: restore every parameter, remove the record and boot form",
+	"undo rcuqs: restore every parameter, remove the record and boot form", NULL,
 };

@@ -207,12 +207,12 @@ static int do_boot_args(struct rcuqs_ctx *ctx, int argc, char **argv)
 }
 
 const struct command cmd_list = {
-	"list", do_list, "", "profiles with descriptions; the active one marked '*'",
+	"list", do_list, "", "profiles with descriptions; the active one marked '*'", NULL,
 };
 const struct command cmd_show = {
-	"show", do_show, "NAME", "a profile's settings after includes, with their files",
+	"show", do_show, "NAME", "a profile's settings after includes, with their files", NULL,
 };
 const struct command cmd_boot_args = {
 	"boot-args", do_boot_args, "[NAME]",
-	"kernel command-line fragment of NAME (default: active)",
+	"kernel command-line fragment of NAME (default: active)", NULL,
 };

@@ -36,6 +36,12 @@ struct command {
 	int (*fn)(struct rcuqs_ctx *ctx, int argc, char **argv);
 	const char *args;	/* argument synopsis, "" if none */
 	const char *help;
+	/*
+	 * The command's own options that take a value, as separate words
+	 * ("-o --output"): global options after the command are looked for
+	 * everywhere but in their values. NULL if none.
+	 */
+	const char *valued;
 };
 
 extern const struct command cmd_list, cmd_show, cmd_status, cmd_set_profile,
