@@ -45,7 +45,7 @@ struct command {
 };
 
 extern const struct command cmd_list, cmd_show, cmd_status, cmd_set_profile,
-	cmd_apply, cmd_verify, cmd_set, cmd_off, cmd_boot_args, cmd_params;
+	cmd_apply, cmd_verify, cmd_set, cmd_off, cmd_boot_args, cmd_params, cmd_active;
 extern const struct command cmd_export;
 
 /* Map a helper's -errno to an exit status (rcuqs-ctl.c). */
