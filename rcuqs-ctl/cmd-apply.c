@@ -11,6 +11,7 @@
 #include "apply.h"
 #include "bootcfg.h"
 #include "cmd.h"
+#include "drift.h"
 #include "lock.h"
 #include "profile.h"
 #include "sysfs.h"
@@ -107,13 +108,23 @@ static void record_adjusted(const struct rcuqs_ctx *ctx, const struct change *c,
 		       ADJUSTED_FILE, errstr(r));
 }
 
-/* What set-profile did, for people or (--json) for programs. */
+/*
+ * What set-profile did, for people or (--json) for programs, and what is
+ * due: update-grub when the drop-in changed or GRUB's configuration is
+ * older than it, kernel-install when /etc/kernel/cmdline changed, a
+ * reboot for each boot-only setting the running kernel's command line
+ * lacks. Setting the active profile again leaves the boot form alone,
+ * and then nothing is due.
+ */
 static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile *p,
-			       const struct change *c, size_t n, bool have_kcmdline)
+			       const struct change *c, size_t n, const struct bootcfg *b)
 {
 	struct json j = { .f = stdout };
-	bool reboot = false;
+	bool reboot = false, grub = !b->grub_same || grub_cfg_stale(ctx);
+	bool kinstall = b->kcmd_changed;
+	char *cmdline = NULL;
 
+	proc_cmdline(ctx, &cmdline);	/* without it every boot-only setting needs a reboot */
 	if (ctx->json) {
 		json_open(&j, NULL, '{');
 		json_str(&j, "profile", p->name);
@@ -121,21 +132,31 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		json_str(&j, "recorded", ACTIVE_FILE);
 		json_open(&j, "boot_files", '[');
 		json_str(&j, NULL, GRUB_DROPIN);
-		if (have_kcmdline)
+		if (b->have_kcmdline)
 			json_str(&j, NULL, KERNEL_CMDLINE);
 		json_close(&j, ']');
+		json_bool(&j, "update_grub", grub);
+		json_bool(&j, "kernel_install", kinstall);
 		json_open(&j, "needs_reboot", '[');
 	} else {
 		changes_print(c, n, stdout);
 		printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
-		printf("boot form written to %s%s\n", GRUB_DROPIN,
-		       have_kcmdline ? " and " KERNEL_CMDLINE : "");
+		if (b->grub_same && !kinstall)
+			printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
+			       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+		else
+			printf("boot form written to %s%s\n", GRUB_DROPIN,
+			       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		char arg[160];
+		char arg[160], val[VALUE_MAX];
+		bool have;
 
 		if (!p->set[i].value[0] || tunable_runtime(&tunables[i]))
 			continue;
+		have = running_value(ctx, i, cmdline, val, sizeof(val));
+		if (!tunable_drifts(ctx, i, p->set[i].value, have, val))
+			continue;	/* booted with it */
 		snprintf(arg, sizeof(arg), "%s=%s", tunables[i].name, p->set[i].value);
 		if (ctx->json)
 			json_str(&j, NULL, arg);
@@ -143,6 +164,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 			printf("%s %s", reboot ? "" : "needs a reboot:", arg);
 		reboot = true;
 	}
+	free(cmdline);
 	if (ctx->json) {
 		json_close(&j, ']');
 		json_close(&j, '}');
@@ -151,10 +173,13 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 	}
 	if (reboot)
 		printf("\n");
-	printf("run 'update-grub' to update the boot configuration\n");
-	if (have_kcmdline)
+	if (grub)
+		printf("run 'update-grub' to update the boot configuration\n");
+	if (kinstall)
 		printf("%s takes effect when kernel-install next writes the boot entries\n",
 		       KERNEL_CMDLINE);
+	if (!grub && !kinstall && !reboot)
+		printf("nothing is due: no update-grub, no reboot\n");
 }
 
 /* The changes of apply and set, with the profile applied if any. */
@@ -242,7 +267,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	pending_done(&origf);
 	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
-	report_set_profile(ctx, &p, c, n, boot.have_kcmdline);
+	report_set_profile(ctx, &p, c, n, &boot);
 	goto out;
 abort:
 	forget_originals(&origf);
