@@ -454,6 +454,7 @@ static int kcmdline_prepare(const struct rcuqs_ctx *ctx, const char *args, struc
 		errmsg("cannot write %s: %s", KERNEL_CMDLINE, errstr(r));
 		goto out;
 	}
+	b->kcmd_changed = b->kcmd.prepared;
 	/* Which tokens are ours, before and after the rewrite, for a crash in between. */
 	if (asprintf(&rec, "%stokens=%s\nnext=%s\nnext-sum=%zu %llx\n", KCMDLINE_RECORD_HEAD,
 		     own, args ? args : "", strlen(content), content_sum(content)) < 0) {
@@ -478,7 +479,7 @@ out:
 
 int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p, struct bootcfg *b)
 {
-	char *args = boot_args(p), *content = NULL;
+	char *args = boot_args(p), *content = NULL, *old = NULL;
 	const char *fmt =
 		"# Written by rcuqs-ctl set-profile %s; do not edit, run that command.\n"
 		"# Takes effect after update-grub and a reboot.\n"
@@ -499,6 +500,20 @@ int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p, struct
 		content = NULL;
 		goto fail;
 	}
+	/*
+	 * The same content is left alone, so that its time still tells
+	 * whether update-grub ran since (grub_cfg_stale()).
+	 */
+	if (!(old = malloc(CMDLINE_MAX + 512))) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	if (read_file(ctx, GRUB_DROPIN, old, CMDLINE_MAX + 512, NULL) >= 0 &&
+	    strcmp(old, content) == 0) {
+		b->grub_same = true;
+		r = 0;
+		goto out;
+	}
 	r = pending_prepare(ctx, GRUB_DROPIN, content, &b->grub);
 	if (r < 0) {
 		errmsg("cannot write %s: %s", GRUB_DROPIN, errstr(r));
@@ -509,9 +524,23 @@ int bootcfg_prepare(const struct rcuqs_ctx *ctx, const struct profile *p, struct
 fail:
 	bootcfg_abort(b);
 out:
+	free(old);
 	free(content);
 	free(args);
 	return r;
+}
+
+bool grub_cfg_stale(const struct rcuqs_ctx *ctx)
+{
+	char cfg[PATH_MAX], dropin[PATH_MAX];
+	struct stat a, b;
+
+	if (root_path(ctx, GRUB_CFG, cfg, sizeof(cfg)) < 0 ||
+	    root_path(ctx, GRUB_DROPIN, dropin, sizeof(dropin)) < 0 ||
+	    stat(cfg, &a) < 0 || lstat(dropin, &b) < 0)
+		return false;
+	return a.st_mtim.tv_sec < b.st_mtim.tv_sec ||
+	       (a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec < b.st_mtim.tv_nsec);
 }
 
 int bootcfg_prepare_off(const struct rcuqs_ctx *ctx, struct bootcfg *b)

@@ -10,6 +10,7 @@
 #include "util.h"
 
 #define GRUB_DROPIN "/etc/default/grub.d/rcuqs.cfg"
+#define GRUB_CFG "/boot/grub/grub.cfg"	/* what update-grub writes */
 #define KERNEL_CMDLINE "/etc/kernel/cmdline"
 #define PROC_CMDLINE "/proc/cmdline"
 #define ACTIVE_FILE "/etc/rcuqs/active"
@@ -70,11 +71,13 @@ struct bootcfg {
 	char *final;		/* the tokens to record once all is committed */
 	bool have_kcmdline;	/* /etc/kernel/cmdline exists */
 	bool skipped;		/* 'off': not a regular file, left alone */
+	bool grub_same;		/* the drop-in has this content already: left alone */
+	bool kcmd_changed;	/* /etc/kernel/cmdline gets a new content */
 };
 
 /*
- * Prepare the boot form of profile p: the GRUB drop-in, and
- * /etc/kernel/cmdline when it exists. Nothing is visible until
+ * Prepare the boot form of profile p: the GRUB drop-in (unless it holds
+ * that already: b->grub_same), and /etc/kernel/cmdline when it exists. Nothing is visible until
  * bootcfg_record(), then pending_commit() of kcmd before grub, then
  * bootcfg_finish(); bootcfg_abort() undoes it until then.
  */
@@ -89,6 +92,13 @@ int bootcfg_record(struct bootcfg *b);
 /* After the commits: record only the new tokens (none after 'off'). */
 void bootcfg_finish(const struct rcuqs_ctx *ctx, struct bootcfg *b);
 void bootcfg_abort(struct bootcfg *b);
+
+/*
+ * Whether update-grub is due for the drop-in as it is: GRUB_CFG exists
+ * and is older than the drop-in (update-grub was not run since the drop-in
+ * last changed). False without either file.
+ */
+bool grub_cfg_stale(const struct rcuqs_ctx *ctx);
 
 /* The recorded active profile name; -ENOENT when none is recorded. */
 int active_read(const struct rcuqs_ctx *ctx, char *name, size_t len);

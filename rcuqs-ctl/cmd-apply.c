@@ -11,6 +11,7 @@
 #include "apply.h"
 #include "bootcfg.h"
 #include "cmd.h"
+#include "drift.h"
 #include "lock.h"
 #include "profile.h"
 #include "sysfs.h"
@@ -107,13 +108,23 @@ static void record_adjusted(const struct rcuqs_ctx *ctx, const struct change *c,
 		       ADJUSTED_FILE, errstr(r));
 }
 
-/* What set-profile did, for people or (--json) for programs. */
+/*
+ * What set-profile did, for people or (--json) for programs, and what is
+ * due: update-grub when the drop-in changed or GRUB's configuration is
+ * older than it, kernel-install when /etc/kernel/cmdline changed, a
+ * reboot for each boot-only setting the running kernel's command line
+ * lacks. Setting the active profile again leaves the boot form alone,
+ * and then nothing is due.
+ */
 static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile *p,
-			       const struct change *c, size_t n, bool have_kcmdline)
+			       const struct change *c, size_t n, const struct bootcfg *b)
 {
 	struct json j = { .f = stdout };
-	bool reboot = false;
+	bool reboot = false, grub = !b->grub_same || grub_cfg_stale(ctx);
+	bool kinstall = b->kcmd_changed;
+	char *cmdline = NULL;
 
+	proc_cmdline(ctx, &cmdline);	/* without it every boot-only setting needs a reboot */
 	if (ctx->json) {
 		json_open(&j, NULL, '{');
 		json_str(&j, "profile", p->name);
@@ -121,21 +132,31 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		json_str(&j, "recorded", ACTIVE_FILE);
 		json_open(&j, "boot_files", '[');
 		json_str(&j, NULL, GRUB_DROPIN);
-		if (have_kcmdline)
+		if (b->have_kcmdline)
 			json_str(&j, NULL, KERNEL_CMDLINE);
 		json_close(&j, ']');
+		json_bool(&j, "update_grub", grub);
+		json_bool(&j, "kernel_install", kinstall);
 		json_open(&j, "needs_reboot", '[');
 	} else {
 		changes_print(c, n, stdout);
 		printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
-		printf("boot form written to %s%s\n", GRUB_DROPIN,
-		       have_kcmdline ? " and " KERNEL_CMDLINE : "");
+		if (b->grub_same && !kinstall)
+			printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
+			       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+		else
+			printf("boot form written to %s%s\n", GRUB_DROPIN,
+			       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		char arg[160];
+		char arg[160], val[VALUE_MAX];
+		bool have;
 
 		if (!p->set[i].value[0] || tunable_runtime(&tunables[i]))
 			continue;
+		have = running_value(ctx, i, cmdline, val, sizeof(val));
+		if (!tunable_drifts(ctx, i, p->set[i].value, have, val))
+			continue;	/* booted with it */
 		snprintf(arg, sizeof(arg), "%s=%s", tunables[i].name, p->set[i].value);
 		if (ctx->json)
 			json_str(&j, NULL, arg);
@@ -143,6 +164,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 			printf("%s %s", reboot ? "" : "needs a reboot:", arg);
 		reboot = true;
 	}
+	free(cmdline);
 	if (ctx->json) {
 		json_close(&j, ']');
 		json_close(&j, '}');
@@ -151,10 +173,13 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 	}
 	if (reboot)
 		printf("\n");
-	printf("run 'update-grub' to update the boot configuration\n");
-	if (have_kcmdline)
+	if (grub)
+		printf("run 'update-grub' to update the boot configuration\n");
+	if (kinstall)
 		printf("%s takes effect when kernel-install next writes the boot entries\n",
 		       KERNEL_CMDLINE);
+	if (!grub && !kinstall && !reboot)
+		printf("nothing is due: no update-grub, no reboot\n");
 }
 
 /* The changes of apply and set, with the profile applied if any. */
@@ -242,7 +267,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	pending_done(&origf);
 	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
-	report_set_profile(ctx, &p, c, n, boot.have_kcmdline);
+	report_set_profile(ctx, &p, c, n, &boot);
 	goto out;
 abort:
 	forget_originals(&origf);
@@ -377,13 +402,26 @@ out:
 	return exit_status(r);
 }
 
+/*
+ * Whether a read-only parameter already has its value before rcuqs: a
+ * kernel without the rcuqs patches shows jiffies_till_sched_qs's "auto" as
+ * the ULONG_MAX it stands for.
+ */
+static bool same_value(const struct tunable *t, const char *now, const char *orig)
+{
+	if (t->type == TT_AUTO_ULONG && strcmp(now, "18446744073709551615") == 0)
+		now = "auto";
+	return strcmp(now, orig) == 0;
+}
+
 /* What off did (or, with nothing recorded, that there was nothing to do). */
 static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size_t n,
 		       const struct tunable *const *gone, size_t ngone,
+		       const struct change *ro, size_t nro,
 		       struct pending_file *const *pf, const bool *done, size_t npf)
 {
 	struct json j = { .f = stdout };
-	bool grub = false, any = n || ngone;
+	bool grub = false, reboot = false, any = n || ngone || nro;
 
 	for (size_t i = 0; i < npf; i++)
 		any |= done[i];
@@ -394,12 +432,36 @@ static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size
 		for (size_t i = 0; i < ngone; i++)
 			json_str(&j, NULL, gone[i]->name);
 		json_close(&j, ']');
-		json_open(&j, "files", '[');
+		json_open(&j, "read_only", '[');
 	} else {
 		changes_print(c, n, stdout);
 		for (size_t i = 0; i < ngone; i++)
 			printf("%s: not in the running kernel, nothing to restore\n",
 			       gone[i]->name);
+	}
+	for (size_t i = 0; i < nro; i++) {
+		bool same = same_value(ro[i].t, ro[i].old, ro[i].value);
+
+		reboot |= !same;
+		if (ctx->json) {
+			json_open(&j, NULL, '{');
+			json_str(&j, "name", ro[i].t->name);
+			json_str(&j, "now", ro[i].old);
+			json_str(&j, "original", ro[i].value);
+			json_bool(&j, "reboot", !same);
+			json_close(&j, '}');
+		} else if (same) {
+			printf("%s: %s (unchanged; read-only in the running kernel)\n",
+			       ro[i].t->name, ro[i].old);
+		} else {
+			printf("%s: %s, read-only in the running kernel: its value before rcuqs, "
+			       "%s, comes back only with a reboot\n", ro[i].t->name, ro[i].old,
+			       ro[i].value);
+		}
+	}
+	if (ctx->json) {
+		json_close(&j, ']');
+		json_open(&j, "files", '[');
 	}
 	for (size_t i = 0; i < npf; i++) {
 		const char *path = pf[i]->path + strlen(ctx->root);
@@ -417,19 +479,30 @@ static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size
 	if (ctx->json) {
 		json_close(&j, ']');
 		json_bool(&j, "update_grub", grub);
+		json_bool(&j, "reboot", reboot);
 		json_close(&j, '}');
 		json_end(&j);
-	} else if (!any) {
-		printf("nothing to undo: rcuqs has no record of a change\n");
-	} else if (grub) {
-		printf("run 'update-grub' to update the boot configuration\n");
+		return;
 	}
+	if (!any)
+		printf("nothing to undo: rcuqs has no record of a change\n");
+	else if (grub)
+		printf("run 'update-grub' to update the boot configuration\n");
+	if (!reboot)
+		return;
+	printf("%s: only a reboot restores", grub ? "then reboot" : "reboot");
+	for (size_t i = 0; i < nro; i++)
+		if (!same_value(ro[i].t, ro[i].old, ro[i].value))
+			printf(" %s=%s", ro[i].t->name, ro[i].value);
+	printf("\n");
 }
 
 /*
  * Undo everything rcuqs did: each recorded parameter back to its value
  * before rcuqs, then the record, the active profile and the boot form go.
- * Runs on any kernel: what it lacks is said and skipped.
+ * Runs on any kernel: what it lacks is said and skipped, and so is what it
+ * shows read-only (a stock kernel's jiffies_till_sched_qs, which the boot
+ * form may have set): only a reboot restores that.
  */
 static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
@@ -441,9 +514,9 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 	struct pending_file *gone_pf[] = { &active, &origf, &adj };
 	const struct tunable *gone[N_TUNABLES];
 	char orig[N_TUNABLES][VALUE_MAX];
-	struct change c[N_TUNABLES];
+	struct change c[N_TUNABLES], ro[N_TUNABLES];
 	bool done[5];
-	size_t n = 0, ngone = 0;
+	size_t n = 0, ngone = 0, nro = 0;
 	int fd, r;
 
 	memset(&boot, 0, sizeof(boot));
@@ -458,13 +531,21 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return exit_status(fd);
 	if ((r = original_read(ctx, orig)) < 0)
 		goto out;
-	/* Every recorded parameter back, but those the running kernel lacks. */
+	/*
+	 * Every recorded parameter back, but those the running kernel lacks
+	 * or shows read-only (their value now is read, to say whether a
+	 * reboot is due).
+	 */
 	for (size_t i = 0, all = changes_add_restores(c, 0, orig); i < all; i++) {
-		if (sysfs_exists(ctx, c[i].t->sysfs))
-			c[n++] = c[i];
-		else
+		if (!sysfs_exists(ctx, c[i].t->sysfs))
 			gone[ngone++] = c[i].t;
+		else if (sysfs_read_only(ctx, c[i].t->sysfs))
+			ro[nro++] = c[i];
+		else
+			c[n++] = c[i];
 	}
+	if ((r = changes_read(ctx, ro, nro)) < 0)
+		goto out;
 	if ((r = bootcfg_prepare_off(ctx, &boot)) < 0)
 		goto out;
 	for (size_t i = 0; i < 3; i++) {
@@ -486,7 +567,7 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 		goto abort;
 	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
-	report_off(ctx, c, n, gone, ngone, pf, done, 5);
+	report_off(ctx, c, n, gone, ngone, ro, nro, pf, done, 5);
 	goto out;
 abort:
 	for (size_t i = 2; i < 5; i++)
@@ -499,15 +580,15 @@ out:
 
 const struct command cmd_set_profile = {
 	"set-profile", do_set_profile, "NAME",
-	"apply NAME now, record it active, write its boot form",
+	"apply NAME now, record it active, write its boot form", NULL,
 };
 const struct command cmd_apply = {
-	"apply", do_apply, "", "apply the recorded active profile (rcuqs.service)",
+	"apply", do_apply, "", "apply the recorded active profile (rcuqs.service)", NULL,
 };
 const struct command cmd_set = {
-	"set", do_set, "PARAM=VALUE...", "ad-hoc runtime change, all or nothing",
+	"set", do_set, "PARAM=VALUE...", "ad-hoc runtime change, all or nothing", NULL,
 };
 const struct command cmd_off = {
 	"off", do_off, "",
-	"undo rcuqs: restore every parameter, remove the record and boot form",
+	"undo rcuqs: restore every parameter, remove the record and boot form", NULL,
 };

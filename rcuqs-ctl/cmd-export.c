@@ -504,5 +504,5 @@ static int do_export(struct rcuqs_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_export = {
 	"export", do_export, "--format tuned [--output DIR] [--force] NAME",
-	"write NAME and its includes as tuned profiles",
+	"write NAME and its includes as tuned profiles", "--format -o --output",
 };

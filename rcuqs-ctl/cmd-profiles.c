@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Commands that only read profiles: list, show, boot-args.
+ * Commands that only read profiles: list, show, active, boot-args.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -206,13 +206,41 @@ static int do_boot_args(struct rcuqs_ctx *ctx, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * The recorded active profile's name alone, as tuned-adm active says its
+ * own: for scripts and people. None recorded is said and fails, as apply
+ * fails then; --json says null.
+ */
+static int do_active(struct rcuqs_ctx *ctx, int argc, char **argv)
+{
+	struct json j = { .f = stdout };
+	char name[80];
+	int r;
+
+	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
+		return usage_error();
+	r = active_name(ctx, name, sizeof(name));
+	if (ctx->json) {
+		json_open(&j, NULL, '{');
+		json_str(&j, "active_profile", r == 0 ? name : NULL);
+		json_close(&j, '}');
+		json_end(&j);
+	} else if (r == 0) {
+		printf("%s\n", name);
+	}
+	return r == -ENOENT ? EXIT_FAIL : exit_status(r);
+}
+
 const struct command cmd_list = {
-	"list", do_list, "", "profiles with descriptions; the active one marked '*'",
+	"list", do_list, "", "profiles with descriptions; the active one marked '*'", NULL,
 };
 const struct command cmd_show = {
-	"show", do_show, "NAME", "a profile's settings after includes, with their files",
+	"show", do_show, "NAME", "a profile's settings after includes, with their files", NULL,
+};
+const struct command cmd_active = {
+	"active", do_active, "", "name of the recorded active profile", NULL,
 };
 const struct command cmd_boot_args = {
 	"boot-args", do_boot_args, "[NAME]",
-	"kernel command-line fragment of NAME (default: active)",
+	"kernel command-line fragment of NAME (default: active)", NULL,
 };

@@ -342,4 +342,5 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 const struct command cmd_recommend = {
 	"recommend", do_recommend, "[--seconds S] [--json]",
 	"sample the counters and name a profile, with the evidence; writes nothing",
+	"-s --seconds",
 };

@@ -301,12 +301,12 @@ out:
 
 const struct command cmd_status = {
 	"status", do_status, "",
-	"kernel support, running tunables, counters, active profile and drift",
+	"kernel support, running tunables, counters, active profile and drift", NULL,
 };
 const struct command cmd_verify = {
-	"verify", do_verify, "", "exit 0 if the running state matches the active profile",
+	"verify", do_verify, "", "exit 0 if the running state matches the active profile", NULL,
 };
 const struct command cmd_params = {
 	"params", do_params, "",
-	"every known tunable: description, type, range, when, current value",
+	"every known tunable: description, type, range, when, current value", NULL,
 };

@@ -169,5 +169,5 @@ static int do_watch(struct rcuqs_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_watch = {
 	"watch", do_watch, "[--interval S] [--count N] [--json]",
-	"counter rates, one line per interval (Ctrl-C ends it)",
+	"counter rates, one line per interval (Ctrl-C ends it)", "-i --interval -c --count",
 };

@@ -3,7 +3,8 @@
  * rcuqs-ctl: apply, verify and persist RCU quiescent-state profiles.
  *
  * Global options, then one subcommand from the table below; each
- * subcommand parses its own arguments.
+ * subcommand parses its own arguments. Global options may also follow the
+ * command, up to a "--", as git and systemctl take them.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,7 +22,7 @@
 #define ROOT_MAX (PATH_MAX / 2)
 
 static const struct command *const commands[] = {
-	&cmd_list, &cmd_show, &cmd_status, &cmd_set_profile, &cmd_apply,
+	&cmd_list, &cmd_show, &cmd_status, &cmd_active, &cmd_set_profile, &cmd_apply,
 	&cmd_verify, &cmd_set, &cmd_off, &cmd_boot_args, &cmd_params,
 	&cmd_export, &cmd_watch, &cmd_recommend,
 };
@@ -44,7 +45,72 @@ static void usage(void)
 			 commands[i]->args[0] ? " " : "", commands[i]->args);
 		printf("  %-20s  %s\n", left, commands[i]->help);
 	}
-	printf("\nSee rcuqs-ctl(8) for exit codes and files.\n");
+	printf("\nOptions may also follow COMMAND, before a '--'.\n"
+	       "See rcuqs-ctl(8) for exit codes and files.\n");
+}
+
+static void version(void)
+{
+	printf("rcuqs-ctl %s\n", RCUQS_VERSION);
+}
+
+/* Whether arg is one of cmd's own options that take a value, as a word. */
+static bool takes_value(const struct command *cmd, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	for (const char *p = cmd->valued; p && *p; p += strcspn(p, " "), p += *p == ' ') {
+		if (strncmp(p, arg, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The global options among the command's arguments argv[1..], up to a
+ * "--" and but for the value of a command's own option, taken out of argv
+ * (exact words: -j, --json, -r DIR, -rDIR, --root DIR, --root=DIR, -h,
+ * --help, -V, --version). Returns -1 to go on, or the exit status when
+ * one of them ends the run.
+ */
+static int globals_after(struct rcuqs_ctx *ctx, const char **root, const struct command *cmd,
+			 int *argc, char **argv)
+{
+	int i, k = 1;
+
+	for (i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i];
+
+		if (takes_value(cmd, a) && i + 1 < *argc) {
+			argv[k++] = argv[i++];
+			argv[k++] = argv[i];
+		} else if (strcmp(a, "-j") == 0 || strcmp(a, "--json") == 0) {
+			ctx->json = true;
+		} else if (strcmp(a, "-r") == 0 || strcmp(a, "--root") == 0) {
+			if (i + 1 >= *argc) {
+				errmsg("option '%s' needs an argument", a);
+				return usage_error();
+			}
+			*root = argv[++i];
+		} else if (strncmp(a, "--root=", 7) == 0) {
+			*root = a + 7;
+		} else if (strncmp(a, "-r", 2) == 0) {
+			*root = a + 2;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage();
+			return EXIT_OK;
+		} else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
+			version();
+			return EXIT_OK;
+		} else {
+			argv[k++] = argv[i];
+		}
+	}
+	while (i < *argc)
+		argv[k++] = argv[i++];
+	argv[k] = NULL;
+	*argc = k;
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -57,9 +123,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rcuqs_ctx ctx = { .root = "", .json = false };
+	const struct command *cmd = NULL;
 	const char *root = getenv("RCUQS_ROOT");
 	char rootbuf[ROOT_MAX];
-	int c;
+	int c, r;
 
 	opterr = 0;	/* our own messages, naming the program, not argv[0] */
 	while ((c = getopt_long(argc, argv, "+:r:jhV", longopts, NULL)) != -1) {
@@ -74,7 +141,7 @@ int main(int argc, char **argv)
 			usage();
 			return EXIT_OK;
 		case 'V':
-			printf("rcuqs-ctl %s\n", RCUQS_VERSION);
+			version();
 			return EXIT_OK;
 		case ':':
 			errmsg("option '%s' needs an argument", argv[optind - 1]);
@@ -89,6 +156,17 @@ int main(int argc, char **argv)
 			else
 				errmsg("unknown option '%s'", argv[optind - 1]);
 			return usage_error();
+		}
+	}
+	if (optind < argc) {
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (strcmp(argv[optind], commands[i]->name) == 0)
+				cmd = commands[i];
+		if (cmd) {
+			argc -= optind;
+			argv += optind;
+			if ((r = globals_after(&ctx, &root, cmd, &argc, argv)) >= 0)
+				return r;
 		}
 	}
 	if (root) {
@@ -119,13 +197,11 @@ int main(int argc, char **argv)
 		}
 		ctx.root = rootbuf;
 	}
+	if (cmd)
+		return cmd->fn(&ctx, argc, argv);
 	if (optind >= argc) {
 		errmsg("missing command");
 		return usage_error();
-	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[optind], commands[i]->name) == 0)
-			return commands[i]->fn(&ctx, argc - optind, argv + optind);
 	}
 	errmsg("unknown command '%s'", argv[optind]);
 	return usage_error();

@@ -8,10 +8,13 @@
 #include <stdbool.h>
 
 #ifndef RCUQS_VERSION
-#define RCUQS_VERSION "0.1"
+#define RCUQS_VERSION "0.2"
 #endif
 
-/* Exit status, as documented in rcuqs-ctl(8). */
+/*
+ * Exit status, as documented in rcuqs-ctl(8). Small numbers, clear of
+ * sysexits.h's 64..78 (64 is EX_USAGE) and of the shell's 126 and up.
+ */
 enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* a write failed (restored), I/O error */
@@ -19,7 +22,7 @@ enum {
 	EXIT_NOKERNEL = 3,	/* running kernel lacks the rcuqs patches */
 	EXIT_PERM = 4,		/* a non-root user tried to write */
 	EXIT_DRIFT = 5,		/* verify: running state differs */
-	EXIT_PARTIAL = 64,	/* rollback failed: system left partly changed */
+	EXIT_PARTIAL = 6,	/* rollback failed: system left partly changed */
 };
 
 /* The one context: options and the root everything is relative to. */
@@ -33,10 +36,16 @@ struct command {
 	int (*fn)(struct rcuqs_ctx *ctx, int argc, char **argv);
 	const char *args;	/* argument synopsis, "" if none */
 	const char *help;
+	/*
+	 * The command's own options that take a value, as separate words
+	 * ("-o --output"): global options after the command are looked for
+	 * everywhere but in their values. NULL if none.
+	 */
+	const char *valued;
 };
 
 extern const struct command cmd_list, cmd_show, cmd_status, cmd_set_profile,
-	cmd_apply, cmd_verify, cmd_set, cmd_off, cmd_boot_args, cmd_params;
+	cmd_apply, cmd_verify, cmd_set, cmd_off, cmd_boot_args, cmd_params, cmd_active;
 extern const struct command cmd_export;
 
 /* Map a helper's -errno to an exit status (rcuqs-ctl.c). */

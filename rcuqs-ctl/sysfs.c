@@ -32,6 +32,27 @@ bool sysfs_exists(const struct rcuqs_ctx *ctx, const char *rel)
 	return sysfs_path(ctx, rel, path, sizeof(path)) == 0 && access(path, F_OK) == 0;
 }
 
+/*
+ * sysfs gives an attribute without a store method, such as a module
+ * parameter of mode 0444, no write bit, and kernfs refuses to open it for
+ * writing, root included: CAP_DAC_OVERRIDE does not help. Root on a fake
+ * root is not stopped by a file's mode, so the mode decides here too.
+ */
+static bool mode_read_only(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && !(st->st_mode & (S_IWUSR | S_IWGRP | S_IWOTH));
+}
+
+bool sysfs_read_only(const struct rcuqs_ctx *ctx, const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	/* lstat(): a link or FIFO is not judged here; sysfs_write() refuses it. */
+	return sysfs_path(ctx, rel, path, sizeof(path)) == 0 && lstat(path, &st) == 0 &&
+	       mode_read_only(&st);
+}
+
 int sysfs_read(const struct rcuqs_ctx *ctx, const char *rel, char *buf, size_t len)
 {
 	char abs[PATH_MAX];
@@ -45,6 +66,7 @@ int sysfs_write(const struct rcuqs_ctx *ctx, const char *rel, const char *value)
 {
 	char abs[PATH_MAX];
 	size_t len = strlen(value);
+	struct stat st;
 	ssize_t n;
 	int fd, r;
 
@@ -53,13 +75,18 @@ int sysfs_write(const struct rcuqs_ctx *ctx, const char *rel, const char *value)
 	/*
 	 * No O_CREAT: a parameter the kernel lacks must not appear. Attributes
 	 * are regular files: a link, FIFO or device in their place is refused
-	 * rather than followed or waited on. The truncation matters only to a
-	 * fake root; sysfs takes each write whole.
+	 * rather than followed or waited on. A read-only attribute is refused
+	 * as kernfs refuses it, before anything is written. The truncation
+	 * matters only to a fake root; sysfs takes each write whole.
 	 */
 	fault_point();
-	fd = open_regular(ctx, abs, O_WRONLY, NULL);
+	fd = open_regular(ctx, abs, O_WRONLY, &st);
 	if (fd < 0)
 		return fd;
+	if (mode_read_only(&st)) {
+		close(fd);
+		return -EACCES;
+	}
 	if (ftruncate(fd, 0) < 0) {
 		r = -errno;
 		close(fd);
