@@ -97,6 +97,19 @@ if [ -z "$cache_only" ]; then
 	arch=$(dpkg-deb -f "$deb" Architecture)
 fi
 
+# debian/tests/control: the autopkgtests' names and dependencies (checked
+# below, run in the root of every suite).
+at_control=$top/debian/tests/control
+at_tests() {
+	[ -f "$at_control" ] || return 0
+	sed -n 's/^Tests:[[:space:]]*//p' "$at_control" | tr ', ' '\n\n' | sed '/^$/d'
+}
+# at_depends: the packages the tests depend on, "@" (the package) left out.
+at_depends() {
+	sed -n 's/^Depends:[[:space:]]*//p' "$at_control" | tr ',' '\n' |
+		sed 's/[[:space:]]//g; /^@$/d; /^$/d' | LC_ALL=C sort -u
+}
+
 # The package as a file, the dependency sets and postrm's token removal:
 # once, with the Debian 12 root; another suite's run has only its lifecycle.
 if [ "$suite" = bookworm ] && [ -z "$cache_only" ]; then
@@ -219,16 +232,6 @@ check "NEWS: the .deb has /usr/share/doc/rcuqs/NEWS.Debian.gz" has_news
 
 # debian/tests/control: every test named is an executable script there.
 # (check-deb runs them in the root below.)
-at_control=$top/debian/tests/control
-at_tests() {
-	[ -f "$at_control" ] || return 0
-	sed -n 's/^Tests:[[:space:]]*//p' "$at_control" | tr ', ' '\n\n' | sed '/^$/d'
-}
-# at_depends: the packages the tests depend on, "@" (the package) left out.
-at_depends() {
-	sed -n 's/^Depends:[[:space:]]*//p' "$at_control" | tr ',' '\n' |
-		sed 's/[[:space:]]//g; /^@$/d; /^$/d' | LC_ALL=C sort -u
-}
 check_at_control() {
 	[ -f "$at_control" ] || { echo "no debian/tests/control"; return 1; }
 	[ -n "$(at_tests)" ] || { echo "debian/tests/control names no test"; return 1; }
@@ -609,6 +612,7 @@ at_run() {
 	fi
 	tail -n 1 "$work/at-$t.log"
 }
+[ -n "$(at_tests)" ] || not_ok "autopkgtest: debian/tests/control names the tests to run in the root"
 for t in $(at_tests); do
 	check "autopkgtest $t: passes against the installed package in the root" at_run "$t"
 	case $t in
