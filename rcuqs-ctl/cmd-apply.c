@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "drift.h"
 #include "lock.h"
+#include "log.h"
 #include "profile.h"
 #include "sysfs.h"
 #include "util.h"
@@ -209,7 +210,8 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	struct change c[N_TUNABLES];
 	struct bootcfg boot;
 	struct profile p;
-	char *content = NULL;
+	char *content = NULL, was[80];
+	const char *from;
 	int fd, r;
 	size_t n;
 
@@ -227,6 +229,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = profile_load(ctx, argv[1], &p);
 	if (r < 0)
 		goto out;
+	from = log_profile_name(ctx, was, sizeof(was));
 	/* Everything that could fail is written aside first... */
 	r = bootcfg_prepare(ctx, &p, &boot);
 	if (r < 0)
@@ -268,6 +271,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
 	report_set_profile(ctx, &p, c, n, &boot);
+	log_switch(ctx, "set-profile", from, p.name, c, n, false);
 	goto out;
 abort:
 	forget_originals(&origf);
@@ -321,6 +325,7 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 		pending_done(&origf);
 		record_adjusted(ctx, c, n);
 		report_changes(ctx, p.name, c, n);
+		log_switch(ctx, "apply", p.name, p.name, c, n, false);
 	} else {
 		forget_originals(&origf);
 	}
@@ -518,6 +523,9 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 	bool done[5];
 	size_t n = 0, ngone = 0, nro = 0;
 	int fd, r;
+	/* The profile it turns off, for the log. */
+	char was[80];
+	const char *from;
 
 	memset(&boot, 0, sizeof(boot));
 	for (size_t i = 0; i < 5; i++)
@@ -557,6 +565,7 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	for (size_t i = 0; i < 5; i++)
 		done[i] = pf[i]->prepared;
+	from = log_profile_name(ctx, was, sizeof(was));
 	if ((r = bootcfg_record(&boot)) < 0)
 		goto abort;
 	r = apply_changes(ctx, c, n);
@@ -568,6 +577,7 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
 	report_off(ctx, c, n, gone, ngone, ro, nro, pf, done, 5);
+	log_switch(ctx, "off", from, "none", c, n, memchr(done, true, sizeof(done)) != NULL);
 	goto out;
 abort:
 	for (size_t i = 2; i < 5; i++)

@@ -310,16 +310,11 @@ static void level_end(int outfd, struct level *l, bool ok)
 		unlinkat(outfd, l->tuned, AT_REMOVEDIR);
 }
 
-static int write_all_levels(const char *outdir, struct level *lv, size_t n, bool force)
+static int write_all_levels(int outfd, struct level *lv, size_t n, bool force)
 {
-	int outfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
 	size_t i;
+	int r = 0;
 
-	if (outfd < 0) {
-		r = -errno;
-		errmsg("output directory '%s': %s", outdir, errstr(r));
-		return r;
-	}
 	for (i = 0; i < n && r == 0; i++)
 		if ((r = level_prepare(outfd, &lv[i], force)) < 0)
 			errmsg("cannot write %s: %s", lv[i].file, r == -EEXIST ?
@@ -331,7 +326,6 @@ static int write_all_levels(const char *outdir, struct level *lv, size_t n, bool
 	/* All or none: those already renamed into place are put back. */
 	for (i = 0; i < n; i++)
 		level_end(outfd, &lv[i], r == 0);
-	close(outfd);
 	return r;
 }
 
@@ -380,9 +374,9 @@ static int do_export(struct rcuqs_ctx *ctx, int argc, char **argv)
 	};
 	const struct rcuqs_ctx out = { .root = "", .json = ctx->json };
 	const char *format = NULL, *outdir = ".";
+	struct dir_made out_dir = { .fd = -1 };
 	struct level *lv = NULL;
 	bool force = false;
-	struct stat st;
 	size_t n = 0;
 	int c, r;
 
@@ -430,12 +424,6 @@ static int do_export(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	if (profile_name_check(argv[optind]) < 0)
 		return EXIT_USAGE;
-	/* The directory named is used as named, a link included; below it, none. */
-	r = stat(outdir, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
-	if (r < 0) {
-		errmsg("output directory '%s': %s", outdir, errstr(r));
-		return EXIT_FAIL;
-	}
 
 	lv = calloc(PROFILE_MAX_DEPTH, sizeof(*lv));
 	if (!lv)
@@ -483,12 +471,23 @@ static int do_export(struct rcuqs_ctx *ctx, int argc, char **argv)
 		if (!lv[i].conf)
 			r = -ENOMEM;
 	}
+	/*
+	 * The output directory as named, a link included, made as install -d
+	 * makes it when missing (only now: a bad profile makes nothing); below
+	 * it, no link is followed. What was made goes again when the export
+	 * fails.
+	 */
+	if (r == 0)
+		r = dir_make(outdir, "output directory", &out_dir);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = check_dir(&out, &lv[i], force);
 	if (r == 0)
-		r = write_all_levels(outdir, lv, n, force);
+		r = write_all_levels(out_dir.fd, lv, n, force);
 	if (r == 0)
 		report(ctx, outdir, lv, n);
+	else
+		dir_made_undo(&out_dir);
+	dir_made_close(&out_dir);
 	for (size_t i = 0; i < PROFILE_MAX_DEPTH; i++) {
 		profile_free(&lv[i].p);
 		free(lv[i].args);

@@ -503,6 +503,193 @@ void pending_leftovers(const struct rcuqs_ctx *ctx, const char *abs)
 		unlink(path);
 }
 
+/*
+ * Whether a directory made inside the one of st stays the caller's: the
+ * caller's or root's, and nobody else may rename or remove entries in it
+ * (not group- or world-writable, or sticky like /tmp). Message on refusal.
+ */
+static int check_make_in(const char *what, const char *path, const char *in,
+			 const struct stat *st)
+{
+	if (st->st_uid != geteuid() && st->st_uid != 0) {
+		errmsg("%s '%s': not made in '%s', owned by uid %u, neither the caller nor root",
+		       what, path, in, (unsigned)st->st_uid);
+		return -EPERM;
+	}
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX)) {
+		errmsg("%s '%s': not made in '%s', mode %04o, %s-writable without the sticky bit",
+		       what, path, in, (unsigned)(st->st_mode & 07777),
+		       st->st_mode & S_IWOTH ? "world" : "group");
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* One missing component made (or found made meanwhile) and opened under d's last. */
+static int make_one(struct dir_made *d, const char *what, const char *shown, const char *comp)
+{
+	struct made_entry *e = &d->dirs[d->n];
+	int parent = d->dirs[d->n - 1].fd, r;
+	struct stat st;
+
+	e->fd = -1;
+	e->name = strdup(comp);
+	if (!e->name)
+		return -ENOMEM;
+	fault_point();
+	e->made = mkdirat(parent, comp, 0700) == 0;
+	d->n++;
+	if (!e->made && errno != EEXIST) {
+		r = -errno;
+		errmsg("%s '%s': %s", what, shown, errstr(r));
+		return r;
+	}
+	fault_point();
+	e->fd = openat(parent, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (e->fd < 0) {
+		r = -errno;
+		if (r == -ENOTDIR && fstatat(parent, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode))
+			r = -ELOOP;	/* O_DIRECTORY may say ENOTDIR first */
+		errmsg("%s '%s': %s", what, shown,
+		       r == -ENOTDIR ? "exists and is not a directory" : errstr(r));
+		return r == -ENOTDIR || r == -ELOOP ? -EEXIST : r;
+	}
+	if (fstat(e->fd, &st) < 0) {
+		r = -errno;
+		errmsg("%s '%s': %s", what, shown, errstr(r));
+		return r;
+	}
+	if (st.st_uid != geteuid()) {
+		errmsg("%s '%s': owned by uid %u, not by the caller: refused", what, shown,
+		       (unsigned)st.st_uid);
+		return -EEXIST;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		errmsg("%s '%s': mode %04o is %s-writable: refused", what, shown,
+		       (unsigned)(st.st_mode & 07777), st.st_mode & S_IWOTH ? "world" : "group");
+		return -EEXIST;
+	}
+	/* install -d's mode, whatever the umask; only once it is known ours. */
+	if (e->made && fchmod(e->fd, 0755) < 0) {
+		r = -errno;
+		errmsg("%s '%s': %s", what, shown, errstr(r));
+		return r;
+	}
+	return 0;
+}
+
+int dir_make(const char *path, const char *what, struct dir_made *d)
+{
+	char buf[PATH_MAX], *p, *exist;
+	size_t ncomp = 0;
+	struct stat st;
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		errmsg("%s '%s': %s", what, path, errstr(-ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	/* What exists is used as named: the longest prefix that stat() finds. */
+	exist = p = buf;
+	if (*p == '/')
+		exist = ++p;
+	for (;;) {
+		char *end, save;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		end = p + strcspn(p, "/");
+		save = *end;
+		*end = '\0';
+		r = stat(buf, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+		*end = save;
+		if (r == -ENOENT)
+			break;
+		if (r < 0) {
+			errmsg("%s '%s': %s", what, path, errstr(r));
+			return r;
+		}
+		exist = p = end;
+	}
+	/* The rest is made: no "..", which would climb out of what is made. */
+	for (char *q = p; *q;) {
+		size_t n = strcspn(q, "/");
+
+		if (n == 2 && q[0] == '.' && q[1] == '.') {
+			errmsg("%s '%s': '..' in the part to be made: refused", what, path);
+			return -EPERM;
+		}
+		ncomp += n > 0;
+		q += n;
+		q += strspn(q, "/");
+	}
+	d->dirs = calloc(ncomp + 1, sizeof(*d->dirs));
+	if (!d->dirs)
+		return -ENOMEM;
+	{
+		char anc[PATH_MAX];
+
+		snprintf(anc, sizeof(anc), "%.*s", (int)(exist - buf), buf);
+		if (!anc[0])
+			strcpy(anc, ".");
+		d->dirs[0].fd = open(anc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (d->dirs[0].fd < 0) {
+			r = -errno;
+			errmsg("%s '%s': %s", what, anc, errstr(r));
+			return r;
+		}
+		d->n = 1;
+		if (fstat(d->dirs[0].fd, &st) < 0) {
+			r = -errno;
+			errmsg("%s '%s': %s", what, anc, errstr(r));
+			return r;
+		}
+		if (ncomp && (r = check_make_in(what, path, anc, &st)) < 0)
+			return r;
+	}
+	while (*p) {
+		char *end = p + strcspn(p, "/"), save = *end;
+
+		*end = '\0';
+		if (strcmp(p, ".") != 0 && (r = make_one(d, what, buf, p)) < 0)
+			return r;
+		*end = save;
+		p = end + strspn(end, "/");
+	}
+	d->fd = fcntl(d->dirs[d->n - 1].fd, F_DUPFD_CLOEXEC, 0);
+	return d->fd < 0 ? -errno : 0;
+}
+
+void dir_made_undo(struct dir_made *d)
+{
+	for (size_t i = d->n; i-- > 1;) {
+		if (!d->dirs[i].made)
+			continue;
+		fault_point();
+		unlinkat(d->dirs[i - 1].fd, d->dirs[i].name, AT_REMOVEDIR);
+		d->dirs[i].made = false;
+	}
+}
+
+void dir_made_close(struct dir_made *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->dirs[i].fd >= 0)
+			close(d->dirs[i].fd);
+		free(d->dirs[i].name);
+	}
+	free(d->dirs);
+	if (d->fd >= 0)
+		close(d->fd);
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+}
+
 void pending_abort(struct pending_file *pf)
 {
 	if (pf->committed)

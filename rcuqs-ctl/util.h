@@ -119,6 +119,35 @@ void pending_abort(struct pending_file *pf);
 void pending_leftovers(const struct rcuqs_ctx *ctx, const char *abs);
 
 /*
+ * A directory named by the user (not below the root), opened, and made
+ * first where it is missing, as install -d makes it: every missing
+ * component, mode 0755 whatever the umask. What exists is used as named,
+ * links included. Below it, each missing component is made with mkdirat()
+ * under the handle of the one before and opened again with O_NOFOLLOW:
+ * one that appeared meanwhile as a link, a non-directory, or a directory
+ * that is not the caller's or is group- or world-writable is refused. The
+ * existing directory the first one is made in must be the caller's or
+ * root's and not group- or world-writable, unless it has the sticky bit
+ * (/tmp): there nobody else can swap what is made. A ".." among the
+ * missing components is refused. what ("output directory") heads the
+ * messages. d->fd is the directory, open; 0 or -errno, said why.
+ */
+struct dir_made {
+	int fd;			/* the directory named, once open */
+	size_t n;		/* entries of dirs[]: the existing ancestor first */
+	struct made_entry {
+		int fd;
+		char *name;	/* the component, NULL for the ancestor */
+		bool made;	/* made by us: removed by dir_made_undo() */
+	} *dirs;
+};
+int dir_make(const char *path, const char *what, struct dir_made *d);
+/* Remove the directories dir_make() made, innermost first, where still empty. */
+void dir_made_undo(struct dir_made *d);
+/* Close everything dir_make() opened, d->fd included. */
+void dir_made_close(struct dir_made *d);
+
+/*
  * Tests only (built with RCUQS_FAULT_INJECTION, as the ASan build is):
  * RCUQS_CRASH_AT=N in the environment kills the tool with SIGKILL at its
  * Nth step that changes a file or a parameter, to test the crash windows;

@@ -9,6 +9,7 @@ DEB := $(BUILD)/rcuqs_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_SRCS := $(TOP)/Makefile $(TOP)/scripts/build-deb.sh $(TOP)/scripts/kernel-hook.sh $(wildcard \
 	$(TOP)/debian/* $(TOP)/debian/source/* $(TOP)/debian/tests/* \
 	$(TOP)/rcuqs-ctl/Makefile $(TOP)/rcuqs-ctl/*.[ch] $(TOP)/rcuqs-ctl/profiles/* \
+	$(TOP)/rcuqs-ctl/completion/* \
 	$(TOP)/rcuqs-ctl/tests/unit/* \
 	$(TOP)/systemd-units/Makefile $(TOP)/systemd-units/*.service \
 	$(TOP)/man/Makefile $(TOP)/man/*.[578])

@@ -542,11 +542,12 @@ files_there() {
 		/usr/lib/rcuqs/profiles/linux-3.16.profile \
 		/lib/systemd/system/rcuqs.service /lib/systemd/system/rcuqs-profile@.service \
 		/usr/share/man/man8/rcuqs-ctl.8.gz /usr/share/man/man5/rcuqs.profile.5.gz \
-		/usr/share/man/man7/rcuqs.7.gz /usr/share/doc/rcuqs/copyright; do
+		/usr/share/man/man7/rcuqs.7.gz /usr/share/doc/rcuqs/copyright \
+		/usr/share/bash-completion/completions/rcuqs-ctl; do
 		[ -f "$root$f" ] || { echo "missing: $f"; return 1; }
 	done
 }
-check "install: the tool, profiles, units, man pages in place" files_there
+check "install: the tool, profiles, units, man pages, bash completion in place" files_there
 
 wants=/etc/systemd/system/sysinit.target.wants/rcuqs.service
 enabled() {
