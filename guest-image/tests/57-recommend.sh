@@ -1,0 +1,87 @@
+# boots: cmdline
+# rcuqs-ctl recommend as an administrator meets it, under a real load on
+# this kernel (CPUs 2-3 nohz_full): the recommendation, not the numbers.
+#   - a cond_resched() loop on nohz_full CPU 2 under default: latency
+#   - the same loop under latency: no change (keep latency)
+#   - an idle system, an open/close load (open1, 2 tasks): not latency
+#   - preemptible RCU only: the loop on CPU 1, which keeps its tick (the
+#     tick reports its quiescent states already): not latency
+# And rcuqs-ctl watch --count 3 prints its header and three lines of rates
+# while the loop runs. Nothing here depends on how fast the guest is.
+. "$RCUQS_LIB/lib.sh"
+
+preemptible=0
+uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1
+old_lim=$(param cond_resched_qs_limit) old_jtsq=$(param jiffies_till_sched_qs)
+
+# recommend_during WHAT MODPROBE-ARGS...: the recommendation rcuqs-ctl
+# recommend --seconds 2 gives while the rcuqs_loop module runs a 4 s loop
+# (WHAT=loop) or while open1 runs (WHAT=open1), or on an idle system
+# (WHAT=idle); its whole output in $rec_out.
+recommend_during() {
+	local what=$1 pid=
+	shift
+	case $what in
+	loop) modprobe rcuqs_loop ms=4000 "$@" & pid=$! ;;
+	open1) open1 2 4000 /tmp >/dev/null & pid=$! ;;
+	esac
+	[ -z "$pid" ] || sleep 0.5
+	rec_out=$(rcuqs-ctl recommend --seconds 2 2>&1)
+	rec_rc=$?
+	if [ -n "$pid" ]; then
+		wait "$pid" || nok "$what $* did not finish cleanly"
+		[ "$what" = loop ] && { modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"; }
+	fi
+	rec=$(sed -n 's/^recommendation: //p' <<<"$rec_out")
+	diag "recommend during $what $*: exit $rec_rc, recommendation: ${rec:-none}" \
+		"$(sed -n '/^evidence\|^  /p' <<<"$rec_out" | head -8)"
+}
+
+out=$(rcuqs-ctl set-profile default 2>&1)
+is "$?" 0 "set-profile default exits 0 ($out)"
+
+recommend_during loop cpu=2 gp_load=1
+is "$rec_rc/$rec" 0/latency \
+	"default, cond_resched() loop on nohz_full CPU 2: recommend names latency"
+
+# watch while a loop runs: a header and one line per interval.
+modprobe rcuqs_loop ms=3500 cpu=2 gp_load=1 &
+pid=$!
+sleep 0.3
+w=$(rcuqs-ctl watch --interval 1 --count 3 2>&1)
+wrc=$?
+wait "$pid"
+modprobe -r rcuqs_loop
+lines=$(grep -cE '^ *([0-9]|-)' <<<"$w")
+is "$wrc/$lines" 0/3 "watch --count 3 during the loop: exits 0 after three lines of rates"
+diag "$w"
+wj=$(rcuqs-ctl watch --interval 0.5 --count 2 --json 2>&1)
+is "$(grep -c '^{.*}$' <<<"$wj")" 2 "watch --json --count 2: two JSON objects, one a line"
+
+out=$(rcuqs-ctl set-profile latency 2>&1)
+is "$?" 0 "set-profile latency exits 0 ($out)"
+recommend_during loop cpu=2 gp_load=1
+is "$rec_rc/$rec" "0/no change (keep latency)" \
+	"latency, the same loop: recommend says no change (keep latency)"
+
+out=$(rcuqs-ctl set-profile default 2>&1)
+recommend_during idle
+check "default, idle system: recommend does not name latency (got '$rec')" \
+	eval '[ "$rec_rc" = 0 ] && [ -n "$rec" ] && [ "$rec" != latency ]'
+
+recommend_during open1
+check "default, open1 with 2 tasks: recommend does not name latency (got '$rec')" \
+	eval '[ "$rec_rc" = 0 ] && [ -n "$rec" ] && [ "$rec" != latency ]'
+
+if [ $preemptible = 1 ]; then
+	recommend_during loop cpu=1 gp_load=1
+	check "default, preemptible RCU, loop on CPU 1 (keeps its tick): recommend does not name latency (got '$rec')" \
+		eval '[ "$rec_rc" = 0 ] && [ -n "$rec" ] && [ "$rec" != latency ]'
+fi
+
+# Back to the command line's values, nothing recorded.
+out=$(rcuqs-ctl off 2>&1) || nok "rcuqs-ctl off: $out"
+setp cond_resched_qs_limit "$old_lim"
+setp jiffies_till_sched_qs "$old_jtsq"
+is "$(param cond_resched_qs_limit)/$(param jiffies_till_sched_qs)" "$old_lim/$old_jtsq" \
+	"the command line's values are back after the recommend runs"
