@@ -157,6 +157,29 @@ bool cmdline_value(const char *cmdline, const char *key, char *val, size_t len)
 	return found;
 }
 
+bool cmdline_next_value(const char **pos, const char *key, char *val, size_t len)
+{
+	const char *tok, *s = *pos;
+	size_t tlen;
+
+	while (s && (tok = next_token(s, &tlen)) && !is_dashdash(tok, tlen)) {
+		struct param p;
+
+		token_param(tok, tlen, &p);
+		s = tok + tlen;
+		if (param_eq(p.name, p.nlen, key, strlen(key))) {
+			size_t vlen = p.vlen < len ? p.vlen : len - 1;
+
+			memcpy(val, p.val, vlen);
+			val[vlen] = '\0';
+			*pos = s;
+			return true;
+		}
+	}
+	*pos = NULL;
+	return false;
+}
+
 int proc_cmdline(const struct rcuqs_ctx *ctx, char **out)
 {
 	char *buf = malloc(CMDLINE_MAX);

@@ -29,6 +29,13 @@ char *boot_args(const struct profile *p);
  * absent.
  */
 bool cmdline_value(const char *cmdline, const char *key, char *val, size_t len);
+/*
+ * Every value of key, in the order the kernel reads them (as
+ * cmdline_value(), which gives only the last): *pos starts at the command
+ * line; each call puts the next value into val and moves *pos past it.
+ * False when none is left.
+ */
+bool cmdline_next_value(const char **pos, const char *key, char *val, size_t len);
 /* The running kernel's command line (malloc'd into *out). */
 int proc_cmdline(const struct rcuqs_ctx *ctx, char **out);
 

@@ -12,6 +12,7 @@
 #include "bootcfg.h"
 #include "cmd.h"
 #include "drift.h"
+#include "kernel.h"
 #include "lock.h"
 #include "log.h"
 #include "profile.h"
@@ -107,6 +108,17 @@ static void record_adjusted(const struct rcuqs_ctx *ctx, const struct change *c,
 	if (r < 0)
 		errmsg("warning: cannot record the kernel's adjusted values in %s: %s",
 		       ADJUSTED_FILE, errstr(r));
+}
+
+/*
+ * A limit written on a kernel whose cond_resched() does nothing acts only
+ * through the lock variants: say so on stderr; the write stands.
+ */
+static void warn_limit(const struct rcuqs_ctx *ctx, const struct change *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!c[i].restore && strcmp(c[i].t->name, "rcutree.cond_resched_qs_limit") == 0)
+			kernel_warn_limit(ctx, c[i].value);
 }
 
 /*
@@ -271,6 +283,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
 	report_set_profile(ctx, &p, c, n, &boot);
+	warn_limit(ctx, c, n);
 	log_switch(ctx, "set-profile", from, p.name, c, n, false);
 	goto out;
 abort:
@@ -325,6 +338,7 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 		pending_done(&origf);
 		record_adjusted(ctx, c, n);
 		report_changes(ctx, p.name, c, n);
+		warn_limit(ctx, c, n);
 		log_switch(ctx, "apply", p.name, p.name, c, n, false);
 	} else {
 		forget_originals(&origf);
@@ -399,6 +413,7 @@ static int do_set(struct rcuqs_ctx *ctx, int argc, char **argv)
 	if (r == 0) {
 		pending_done(&origf);
 		report_changes(ctx, NULL, c, n);
+		warn_limit(ctx, c, n);
 	} else {
 		forget_originals(&origf);
 	}

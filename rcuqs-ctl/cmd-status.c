@@ -11,6 +11,7 @@
 #include "bootcfg.h"
 #include "cmd.h"
 #include "drift.h"
+#include "kernel.h"
 #include "kmeta.h"
 #include "output.h"
 #include "profile.h"
@@ -21,10 +22,43 @@ static const char *const counters[] = {
 	"gp_completed", "limit_qs", "urgent_qs", "resched_kicks", "cbs_invoked",
 };
 
+/* The kernel: release, series, preemption model and what acts there. */
+static void print_kernel(const struct kernel_info *k)
+{
+	char line[768];
+
+	kernel_describe(k, line, sizeof(line));
+	printf("kernel: %s\n", line);
+	printf("what acts: %s\n", kernel_acts(k));
+}
+
+static void json_kernel(struct json *j, const struct kernel_info *k)
+{
+	int reports = kernel_cond_resched_reports(k);
+
+	json_open(j, "kernel", '{');
+	json_str(j, "release", k->release[0] ? k->release : NULL);
+	json_str(j, "baseline", k->baseline[0] ? k->baseline : NULL);
+	json_bool(j, "rcuqs", k->rcuqs);
+	json_str(j, "preempt", kernel_preempt_name(k->model));
+	json_str(j, "preempt_source", kernel_source_name(k->source));
+	if (k->dynamic < 0)
+		json_str(j, "preempt_dynamic", NULL);
+	else
+		json_bool(j, "preempt_dynamic", k->dynamic);
+	json_str(j, "preempt_ignored", k->refused[0] ? k->refused : NULL);
+	if (reports < 0)
+		json_str(j, "cond_resched_reports", NULL);
+	else
+		json_bool(j, "cond_resched_reports", reports);
+	json_close(j, '}');
+}
+
 static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	bool support = sysfs_exists(ctx, RCUQS_MARKER);
 	char active[80] = "", in_force[VALUE_MAX], orig[N_TUNABLES][VALUE_MAX];
+	struct kernel_info k;
 	struct json j = { .f = stdout };
 	struct profile p;
 	char *cmdline = NULL;
@@ -53,6 +87,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	proc_cmdline(ctx, &cmdline);	/* without it boot-only values show as unset */
 	have_in_force = sysfs_read(ctx, "module/rcutree/parameters/jiffies_to_sched_qs",
 				   in_force, sizeof(in_force)) >= 0;
+	kernel_read(ctx, &k);
 
 	if (ctx->json) {
 		json_open(&j, NULL, '{');
@@ -99,6 +134,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	} else {
 		printf("rcuqs kernel support: %s\n", support ? "yes" :
 		       "no (no /sys/" RCUQS_MARKER ")");
+		print_kernel(&k);
 		if (active_err)
 			printf("active profile: unreadable (%s)\n", errstr(active_err));
 		else if (!active[0])
@@ -136,6 +172,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	if (ctx->json) {
 		json_close(&j, '}');
 		json_bool(&j, "drift", ndrift > 0);
+		json_kernel(&j, &k);
 		json_close(&j, '}');
 		json_end(&j);
 	} else {

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RCUQS_KERNEL_H
+#define RCUQS_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rcuqs.h"
+
+/*
+ * Which kernel rcuqs-ctl drives: its release, the series baseline
+ * (major.minor), whether it has the rcuqs patches, and the preemption
+ * model in force with the source that told. Everything is read below the
+ * root; nothing is mounted or written.
+ */
+enum preempt_model { PM_UNKNOWN, PM_NONE, PM_VOLUNTARY, PM_FULL, PM_LAZY, PM_RT };
+enum preempt_source { PS_NONE, PS_DEBUGFS, PS_CMDLINE, PS_CONFIG, PS_VERSION };
+
+struct kernel_info {
+	char release[65];	/* /proc/sys/kernel/osrelease; "" unknown */
+	char baseline[16];	/* "6.1", "6.12"; "" unknown */
+	bool rcuqs;		/* RCUQS_MARKER present */
+	int dynamic;		/* PREEMPT_DYNAMIC: 1, 0, -1 unknown */
+	enum preempt_model model;
+	enum preempt_source source;
+	char config[96];	/* "/boot/config-RELEASE" when it was read */
+	char refused[64];	/* a preempt= value the kernel ignored, raw */
+	int reports;		/* cond_resched() reports QSs: 1, 0, -1 unknown */
+};
+
+void kernel_read(const struct rcuqs_ctx *ctx, struct kernel_info *k);
+/* "none", "voluntary", "full", "lazy", "rt", "unknown". */
+const char *kernel_preempt_name(enum preempt_model m);
+/* "debugfs", "cmdline", "config", "version", "none". */
+const char *kernel_source_name(enum preempt_source s);
+/* Whether cond_resched() reports quiescent states: 1, 0, -1 unknown. */
+int kernel_cond_resched_reports(const struct kernel_info *k);
+/* "6.12.95, rcuqs series for 6.12, preemption voluntary (...)" */
+void kernel_describe(const struct kernel_info *k, char *buf, size_t len);
+/* Which knobs act on this kernel, one sentence. */
+const char *kernel_acts(const struct kernel_info *k);
+/*
+ * After a write of cond_resched_qs_limit=value (NULL: none): a warning on
+ * stderr when the value is not 0 and cond_resched() does nothing on the
+ * running kernel.
+ */
+void kernel_warn_limit(const struct rcuqs_ctx *ctx, const char *value);
+
+#endif
