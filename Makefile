@@ -59,7 +59,6 @@ check-lockdep: deps
 
 # Timings, not tests (see README): grace-period latency per profile.
 bench: deps
-	$(MAKE) -C kernel-patches kernel
 	$(MAKE) -C guest-image bench
 
 # cond_resched() cost against the same kernel without the series (a third

@@ -13,6 +13,9 @@
 preemptible=0
 uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1
 old_lim=$(param cond_resched_qs_limit) old_jtsq=$(param jiffies_till_sched_qs)
+# The loop of 47-effect (ndelay(1000); cond_resched();), synchronize_rcu()
+# timed from CPU 0 every 5 ms: CPU 2 sees no context switch of its own.
+LOAD=(delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000)
 
 # recommend_during WHAT MODPROBE-ARGS...: the recommendation rcuqs-ctl
 # recommend --seconds 2 gives while the rcuqs_loop module runs a 4 s loop
@@ -40,12 +43,12 @@ recommend_during() {
 out=$(rcuqs-ctl set-profile default 2>&1)
 is "$?" 0 "set-profile default exits 0 ($out)"
 
-recommend_during loop cpu=2 gp_load=1
+recommend_during loop cpu=2 "${LOAD[@]}"
 is "$rec_rc/$rec" 0/latency \
 	"default, cond_resched() loop on nohz_full CPU 2: recommend names latency"
 
 # watch while a loop runs: a header and one line per interval.
-modprobe rcuqs_loop ms=3500 cpu=2 gp_load=1 &
+modprobe rcuqs_loop ms=3500 cpu=2 "${LOAD[@]}" &
 pid=$!
 sleep 0.3
 w=$(rcuqs-ctl watch --interval 1 --count 3 2>&1)
@@ -60,7 +63,7 @@ is "$(grep -c '^{.*}$' <<<"$wj")" 2 "watch --json --count 2: two JSON objects, o
 
 out=$(rcuqs-ctl set-profile latency 2>&1)
 is "$?" 0 "set-profile latency exits 0 ($out)"
-recommend_during loop cpu=2 gp_load=1
+recommend_during loop cpu=2 "${LOAD[@]}"
 is "$rec_rc/$rec" "0/no change (keep latency)" \
 	"latency, the same loop: recommend says no change (keep latency)"
 
@@ -74,7 +77,7 @@ check "default, open1 with 2 tasks: recommend does not name latency (got '$rec')
 	eval '[ "$rec_rc" = 0 ] && [ -n "$rec" ] && [ "$rec" != latency ]'
 
 if [ $preemptible = 1 ]; then
-	recommend_during loop cpu=1 gp_load=1
+	recommend_during loop cpu=1 "${LOAD[@]}"
 	check "default, preemptible RCU, loop on CPU 1 (keeps its tick): recommend does not name latency (got '$rec')" \
 		eval '[ "$rec_rc" = 0 ] && [ -n "$rec" ] && [ "$rec" != latency ]'
 fi
