@@ -5,9 +5,10 @@
 #
 #   6.1 (default)  ./series on linux-source-6.1, tree $BUILD/linux
 #   6.12           ./6.12/series on linux-source-6.12, tree $BUILD/linux-6.12
+#   7.3            ./7.3/series on linux-source-7.3, tree $BUILD/linux-7.3
 #
-# $BUILD/applied/ (applied-6.12/ for 6.12) keeps a copy of the series last
-# applied. When the series
+# $BUILD/applied/ (applied-6.12/, applied-7.3/ for the others) keeps a copy
+# of the series last applied. When the series
 # changed, every file named by the old or the new series is recomputed in a
 # scratch folder (old patches reversed, new ones applied) and copied into
 # the tree only when its content differs, so kbuild recompiles only what a
@@ -25,13 +26,13 @@ case $base in
 	src=$BUILD/linux
 	applied=$BUILD/applied
 	;;
-6.12)
-	here=$here/6.12
+6.12 | 7.3)
+	here=$here/$base
 	src=$BUILD/linux-$base
 	applied=$BUILD/applied-$base
 	;;
 *)
-	echo "apply-series: unknown baseline '$base' (6.1 or 6.12)" >&2
+	echo "apply-series: unknown baseline '$base' (6.1, 6.12 or 7.3)" >&2
 	exit 2
 	;;
 esac

@@ -10,11 +10,13 @@
 #     the top of its pristine tree, so it finds spelling.txt and friends)
 #   - the series applies in order to pristine files with patch -p1 (no fuzz,
 #     one test per patch) and with git am
-#   - check-config.sh notices an option that did not end up as asked
+#   - check-config.sh notices an option that did not end up as asked, and
+#     lets a later fragment override an earlier one
 #
 # Without SERIES_DIR and TARBALL: the 6.1 series in this folder against
 # /usr/src/linux-source-6.1.tar.xz (or $TARBALL). With them, e.g.
-# "6.12 /usr/src/linux-source-6.12.tar.xz": another series, against the
+# "6.12 /usr/src/linux-source-6.12.tar.xz" or
+# "7.3 /usr/src/linux-source-7.3.tar.xz": another series, against the
 # tarball whose top folder is the tarball's name without .tar.xz.
 # Pristine files (only those the series touches, plus scripts/) go to
 # $BUILD/patch-check, or $BUILD/patch-check-<series folder name>.
@@ -123,5 +125,13 @@ rc=0
 "$here/check-config.sh" "$scratch/good" "$scratch/frag" >"$out" 2>&1 || rc=1
 "$here/check-config.sh" "$scratch/bad" "$scratch/frag" >>"$out" 2>&1 && rc=1
 result $rc "check-config.sh accepts a matching .config and rejects a mismatching one" "$out"
+# A later fragment overrides an earlier one (config/base-7.3.config).
+printf '# CONFIG_A is not set\n' >"$scratch/frag2"
+printf 'CONFIG_C=m\n' >"$scratch/noa"
+rc=0
+"$here/check-config.sh" "$scratch/noa" "$scratch/frag" "$scratch/frag2" >"$out" 2>&1 || rc=1
+"$here/check-config.sh" "$scratch/good" "$scratch/frag" "$scratch/frag2" >>"$out" 2>&1 && rc=1
+"$here/check-config.sh" "$scratch/noa" "$scratch/frag" >>"$out" 2>&1 && rc=1
+result $rc "check-config.sh checks the last value a fragment asks for" "$out"
 
 tap_end patches

@@ -77,7 +77,12 @@ need612=""
 if [ -n "$full" ] || [ "$kernel" = 6.12 ]; then
 	installed linux-source-6.12 || need612=yes
 fi
-[ -z "$missing" ] && [ -z "$need612" ] && exit 0
+# The 7.3 tree (kernel-patches/7.3/, issue 16) is built for trixie and
+# comes from trixie-backports, added with a pin that keeps every host
+# package bookworm's (see trixie-backports below); full set only.
+need73=""
+[ -z "$full" ] || installed linux-source-7.3 || need73=yes
+[ -z "$missing" ] && [ -z "$need612" ] && [ -z "$need73" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing Debian packages:$missing (run as root)" >&2
@@ -126,14 +131,15 @@ if [ -n "$missing" ]; then
 		apt_get install -y --no-install-recommends $missing
 	fi
 fi
-[ -n "$need612" ] || exit 0
+[ -n "$need612" ] || [ -n "$need73" ] || exit 0
 
 # A release whose own suites have it (Debian 13): install it from there.
-if apt-cache policy linux-source-6.12 2>/dev/null | grep -q 'Candidate: [0-9]' &&
+if [ -n "$need612" ] &&
+	apt-cache policy linux-source-6.12 2>/dev/null | grep -q 'Candidate: [0-9]' &&
 	! apt-cache policy linux-source-6.12 | grep -q 'bookworm-backports'; then
 	echo "install-deps: installing linux-source-6.12"
 	apt_get install -y --no-install-recommends linux-source-6.12
-	exit 0
+	need612=""
 fi
 
 # bookworm-backports, the Debian way: a deb822 file of its own in
@@ -141,10 +147,11 @@ fi
 # serves bookworm (one-line sources.list or .sources). Backports are never
 # chosen unless asked for (-t), so nothing else on the host changes.
 BPO_SOURCES=${RCUQS_BPO_SOURCES:-/etc/apt/sources.list.d/bookworm-backports.sources}
-has_backports() {
-	grep -Eqs '^[[:space:]]*(Suites:.*[[:space:]]|deb[[:space:]].*[[:space:]])bookworm-backports([[:space:]]|$)' \
+# has_suite SUITE FILE: some apt source (or FILE) already serves SUITE.
+has_suite() {
+	grep -Eqs "^[[:space:]]*(Suites:.*[[:space:]]|deb[[:space:]].*[[:space:]])$1([[:space:]]|\$)" \
 		/etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		/etc/apt/sources.list.d/*.sources "$BPO_SOURCES"
+		/etc/apt/sources.list.d/*.sources "$2"
 }
 # The bookworm stanza of the deb822 files: "URI KEYRING" (first URI).
 bookworm_deb822() {
@@ -176,13 +183,13 @@ bookworm_oneline() {
 			if ($(i + 1) == "bookworm") { print $i, key; exit }
 		}'
 }
-if ! has_backports; then
-	src=$(bookworm_deb822)
-	[ -n "$src" ] || src=$(bookworm_oneline)
-	uri=$(printf '%s\n' "$src" | awk '{ print $1 }')
-	key=$(printf '%s\n' "$src" | awk '{ print $2 }')
-	uri=${uri:-http://deb.debian.org/debian}
-	key=${key:-/usr/share/keyrings/debian-archive-keyring.gpg}
+src=$(bookworm_deb822)
+[ -n "$src" ] || src=$(bookworm_oneline)
+uri=$(printf '%s\n' "$src" | awk '{ print $1 }')
+key=$(printf '%s\n' "$src" | awk '{ print $2 }')
+uri=${uri:-http://deb.debian.org/debian}
+key=${key:-/usr/share/keyrings/debian-archive-keyring.gpg}
+if [ -n "$need612" ] && ! has_suite bookworm-backports "$BPO_SOURCES"; then
 	echo "install-deps: adding bookworm-backports ($uri) as $BPO_SOURCES"
 	cat >"$BPO_SOURCES.tmp" <<-EOF
 	# Added by rcuqs scripts/install-deps.sh for linux-source-6.12.
@@ -201,8 +208,68 @@ fi
 apt_bpo() {
 	apt_get -t bookworm-backports -o APT::Get::Upgrade-By-Source-Package=false "$@"
 }
-echo "install-deps: installing linux-source-6.12 from bookworm-backports"
-if ! apt_bpo install -y --no-install-recommends linux-source-6.12; then
+if [ -n "$need612" ]; then
+	echo "install-deps: installing linux-source-6.12 from bookworm-backports"
+	if ! apt_bpo install -y --no-install-recommends linux-source-6.12; then
+		apt_get update
+		apt_bpo install -y --no-install-recommends linux-source-6.12
+	fi
+fi
+[ -n "$need73" ] || exit 0
+
+# trixie-backports, for linux-source-7.3 (7.3.4-1~bpo13+1; arch all, it
+# depends only on binutils and xz-utils, which bookworm's satisfy). It is
+# built for trixie, so unlike bookworm-backports it is another release's
+# suite: an apt preferences pin below 100 for trixie and trixie-backports
+# (also covering a trixie entry an administrator may add) means apt never
+# picks a version from them by itself, not even to upgrade an installed
+# package; only an explicit PACKAGE/trixie-backports does. The mirror and
+# keyring are bookworm's (debian-archive-keyring 2023.3+deb12u1 and later
+# hold the trixie keys). Upgrade-By-Source-Package=false: linux-source-7.3
+# is src:linux as well, whose other installed binaries (linux-libc-dev)
+# must stay bookworm's.
+TBPO_SOURCES=${RCUQS_TBPO_SOURCES:-/etc/apt/sources.list.d/trixie-backports.sources}
+TBPO_PREFS=${RCUQS_TBPO_PREFS:-/etc/apt/preferences.d/rcuqs-trixie.pref}
+if [ ! -f "$TBPO_PREFS" ]; then
+	echo "install-deps: pinning trixie and trixie-backports below 100 in $TBPO_PREFS"
+	cat >"$TBPO_PREFS.tmp" <<-EOF
+	# Added by rcuqs scripts/install-deps.sh for linux-source-7.3: never
+	# take a trixie or trixie-backports version unless asked for by name
+	# (apt-get install PACKAGE/trixie-backports); the host stays bookworm.
+	Package: *
+	Pin: release n=trixie
+	Pin-Priority: 50
+
+	Package: *
+	Pin: release n=trixie-backports
+	Pin-Priority: 50
+	EOF
+	mv "$TBPO_PREFS.tmp" "$TBPO_PREFS"
+fi
+if ! has_suite trixie-backports "$TBPO_SOURCES"; then
+	echo "install-deps: adding trixie-backports ($uri) as $TBPO_SOURCES"
+	cat >"$TBPO_SOURCES.tmp" <<-EOF
+	# Added by rcuqs scripts/install-deps.sh for linux-source-7.3, pinned
+	# below 100 by $TBPO_PREFS.
+	Types: deb
+	URIs: $uri
+	Suites: trixie-backports
+	Components: main
+	Signed-By: $key
+	EOF
+	mv "$TBPO_SOURCES.tmp" "$TBPO_SOURCES"
 	apt_get update
-	apt_bpo install -y --no-install-recommends linux-source-6.12
+fi
+apt_tbpo() {
+	apt_get -o APT::Get::Upgrade-By-Source-Package=false "$@"
+}
+echo "install-deps: installing linux-source-7.3 from trixie-backports"
+if ! apt_tbpo install -y --no-install-recommends linux-source-7.3/trixie-backports; then
+	apt_get update
+	apt_tbpo install -y --no-install-recommends linux-source-7.3/trixie-backports
+fi
+# Nothing on the host may now upgrade to trixie's: the pin says so; check.
+if apt-get -s upgrade 2>/dev/null | grep -E '^Inst ' | grep -Ei 'trixie|bpo13|deb13|Debian( Backports)?:13|[:/]stable(-backports)?[] ,]'; then
+	echo "install-deps: the lines above would upgrade host packages from trixie: check $TBPO_PREFS" >&2
+	exit 1
 fi
