@@ -64,6 +64,10 @@ rm -rf "$stage"
 mkdir -p "$stage/usr/lib/modules" "$stage/usr/lib/rcuqs-test/tests" \
 	"$stage/usr/lib/systemd/system" "$stage/usr/bin"
 cp -a "$modroot/lib/modules/$release" "$stage/usr/lib/modules/"
+# The kernel's configuration where Debian's kernel packages put it:
+# rcuqs-ctl reads the preemption model's build default there.
+mkdir -p "$stage/boot"
+cp "$kdir/.config" "$stage/boot/config-$release"
 rm -f "$stage/usr/lib/modules/$release/build" "$stage/usr/lib/modules/$release/source"
 mkdir -p "$stage/usr/lib/modules/$release/extra"
 cp "$out/mod/rcuqs_loop.ko" "$stage/usr/lib/modules/$release/extra/"
