@@ -37,7 +37,7 @@ recommend_during() {
 	fi
 	rec=$(sed -n 's/^recommendation: //p' <<<"$rec_out")
 	diag "recommend during $what $*: exit $rec_rc, recommendation: ${rec:-none}" \
-		"$(sed -n '/^evidence\|^  /p' <<<"$rec_out" | head -8)"
+		"$(head -n 24 <<<"$rec_out")"
 }
 
 out=$(rcuqs-ctl set-profile default 2>&1)
