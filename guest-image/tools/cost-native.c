@@ -163,7 +163,12 @@ static void load(struct img *m, int slot)
 	m->gs = (uint64_t)(uintptr_t)m->percpu + (KSTART - (uint64_t)(uintptr_t)m->base);
 	int n = eh->e_shnum;
 #define K(a) (m->base + ((a) - KSTART))
-	uint64_t pc = need(f, sh, n, m->path, "__preempt_count");
+	/*
+	 * The preempt count: __preempt_count up to 6.1; from 6.2 on the
+	 * second member of struct pcpu_hot, after the current_task pointer.
+	 */
+	const Elf64_Sym *pcs = sym(f, sh, n, "__preempt_count");
+	uint64_t pc = pcs ? pcs->st_value : need(f, sh, n, m->path, "pcpu_hot") + 8;
 	uint64_t off = need(f, sh, n, m->path, "this_cpu_off");
 
 	if (pc + 4 > PERCPU_SIZE || off + 8 > PERCPU_SIZE)
