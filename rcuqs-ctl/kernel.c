@@ -299,6 +299,33 @@ int kernel_cond_resched_reports(const struct kernel_info *k)
 	return k->reports;
 }
 
+int kernel_preemptible_rcu(const struct kernel_info *k)
+{
+	/* PREEMPT_DYNAMIC builds preemptible RCU whatever the boot mode. */
+	if (k->dynamic == 1 || k->model == PM_FULL || k->model == PM_LAZY || k->model == PM_RT)
+		return 1;
+	if (k->model == PM_NONE || k->model == PM_VOLUNTARY || (k->dynamic == 0 && k->reports == 1))
+		return 0;
+	return -1;
+}
+
+const char *kernel_source_file(const struct kernel_info *k)
+{
+	switch (k->source) {
+	case PS_DEBUGFS:
+		return DEBUG_PREEMPT_FILE;
+	case PS_CMDLINE:
+		return PROC_CMDLINE " preempt=";
+	case PS_CONFIG:
+		return k->config;
+	case PS_VERSION:
+		return VERSION_FILE;
+	case PS_NONE:
+		break;
+	}
+	return "";
+}
+
 /* Where the model came from, for people. */
 static void describe_source(const struct kernel_info *k, char *buf, size_t len)
 {

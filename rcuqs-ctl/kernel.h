@@ -35,6 +35,10 @@ const char *kernel_preempt_name(enum preempt_model m);
 const char *kernel_source_name(enum preempt_source s);
 /* Whether cond_resched() reports quiescent states: 1, 0, -1 unknown. */
 int kernel_cond_resched_reports(const struct kernel_info *k);
+/* Whether RCU is preemptible (PREEMPT_RCU): 1, 0, -1 unknown. */
+int kernel_preemptible_rcu(const struct kernel_info *k);
+/* The file the model came from ("/proc/cmdline preempt="); "" none. */
+const char *kernel_source_file(const struct kernel_info *k);
 /* "6.12.95, rcuqs series for 6.12, preemption voluntary (...)" */
 void kernel_describe(const struct kernel_info *k, char *buf, size_t len);
 /* Which knobs act on this kernel, one sentence. */
