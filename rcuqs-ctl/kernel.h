@@ -29,6 +29,12 @@ struct kernel_info {
 };
 
 void kernel_read(const struct rcuqs_ctx *ctx, struct kernel_info *k);
+/*
+ * The running release, /proc/sys/kernel/osrelease, when it is one uname -r
+ * could give ("6.12.95+bpo-amd64": letters, digits, "._+~-", no "..", up
+ * to 64): safe in a path. False, buf "", otherwise.
+ */
+bool kernel_release(const struct rcuqs_ctx *ctx, char *buf, size_t len);
 /* "none", "voluntary", "full", "lazy", "rt", "unknown". */
 const char *kernel_preempt_name(enum preempt_model m);
 /* "debugfs", "cmdline", "config", "version", "none". */
