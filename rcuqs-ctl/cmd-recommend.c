@@ -76,7 +76,8 @@ static void read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 	/* The model as status names it: kernel.c's reading, one for both. */
 	kernel_read(ctx, &k);
 	snprintf(f->preempt, sizeof(f->preempt), "%s", kernel_preempt_name(k.model));
-	snprintf(f->preempt_from, sizeof(f->preempt_from), "%s", kernel_source_file(&k));
+	snprintf(f->preempt_from, sizeof(f->preempt_from), "%s%s", kernel_source_file(&k),
+		 k.source == PS_CMDLINE ? " preempt=" : "");
 	f->preemptible_rcu = kernel_preemptible_rcu(&k);
 	f->reports = kernel_cond_resched_reports(&k);
 	free(cmdline);

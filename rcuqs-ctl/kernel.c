@@ -321,7 +321,7 @@ const char *kernel_source_file(const struct kernel_info *k)
 	case PS_DEBUGFS:
 		return DEBUG_PREEMPT_FILE;
 	case PS_CMDLINE:
-		return PROC_CMDLINE " preempt=";
+		return PROC_CMDLINE;
 	case PS_CONFIG:
 		return k->config;
 	case PS_VERSION:

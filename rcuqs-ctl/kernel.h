@@ -43,7 +43,7 @@ const char *kernel_source_name(enum preempt_source s);
 int kernel_cond_resched_reports(const struct kernel_info *k);
 /* Whether RCU is preemptible (PREEMPT_RCU): 1, 0, -1 unknown. */
 int kernel_preemptible_rcu(const struct kernel_info *k);
-/* The file the model came from ("/proc/cmdline preempt="); "" none. */
+/* The file the model came from ("/proc/cmdline"); "" none. */
 const char *kernel_source_file(const struct kernel_info *k);
 /* "6.12.95, rcuqs series for 6.12, preemption voluntary (...)" */
 void kernel_describe(const struct kernel_info *k, char *buf, size_t len);
