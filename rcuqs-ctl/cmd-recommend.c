@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "counters.h"
 #include "drift.h"
+#include "kernel.h"
 #include "output.h"
 #include "sysfs.h"
 #include "thresholds.h"
@@ -24,16 +25,16 @@
 
 #define SECONDS_MAX 3600.0
 #define NOHZ_FULL "devices/system/cpu/nohz_full"	/* below /sys */
-#define DEBUG_PREEMPT "kernel/debug/sched/preempt"	/* below /sys */
 #define STALL_TIMEOUT "module/rcupdate/parameters/rcu_cpu_stall_timeout"
 
 /* Everything the decision reads besides the rates. */
 struct facts {
 	char nohz_full[256];	/* "" when there are none */
 	char rcu_nocbs[256];	/* "" when not on the command line */
-	char preempt[16];	/* none, voluntary, full, rt or unknown */
+	char preempt[16];	/* none, voluntary, full, lazy, rt or unknown */
 	char preempt_from[192];	/* where that came from */
 	int preemptible_rcu;	/* 1, 0, or -1 unknown */
+	int reports;		/* cond_resched() reports QSs: 1, 0, -1 unknown */
 	char stall_timeout[32];	/* "" when unreadable */
 	char active[80];	/* "" when none */
 	size_t ndrift;
@@ -60,55 +61,10 @@ static void because(struct verdict *v, int t, double rate, const char *text)
 						  text };
 }
 
-/* The model from a Kconfig file; false when it says nothing. */
-static bool preempt_from_config(const struct rcuqs_ctx *ctx, struct facts *f)
-{
-	static const struct {
-		const char *line, *model;
-		int rcu;
-	} map[] = {
-		{ "CONFIG_PREEMPT_RT=y", "rt", 1 },
-		{ "CONFIG_PREEMPT=y", "full", 1 },
-		{ "CONFIG_PREEMPT_VOLUNTARY=y", "voluntary", 0 },
-		{ "CONFIG_PREEMPT_NONE=y", "none", 0 },
-	};
-	char rel[128], abs[160], *line = NULL;
-	size_t cap = 0, best = sizeof(map) / sizeof(map[0]);
-	bool dynamic = false;
-	FILE *fp;
-	int fd;
-
-	if (read_text(ctx, "/proc/sys/kernel/osrelease", rel, sizeof(rel)) <= 0)
-		return false;
-	snprintf(abs, sizeof(abs), "/boot/config-%s", rel);
-	/* A regular file only: no link followed, no FIFO waited on. */
-	if ((fd = open_regular(ctx, abs, O_RDONLY, NULL)) < 0)
-		return false;
-	if (!(fp = fdopen(fd, "r"))) {
-		close(fd);
-		return false;
-	}
-	while (getline(&line, &cap, fp) > 0) {
-		rstrip(line);
-		dynamic |= strcmp(line, "CONFIG_PREEMPT_DYNAMIC=y") == 0;
-		for (size_t i = 0; i < best; i++)
-			if (strcmp(line, map[i].line) == 0)
-				best = i;	/* the strongest model wins */
-	}
-	free(line);
-	fclose(fp);
-	if (best == sizeof(map) / sizeof(map[0]))
-		return false;
-	snprintf(f->preempt, sizeof(f->preempt), "%s", map[best].model);
-	/* PREEMPT_DYNAMIC builds preemptible RCU whatever the boot mode. */
-	f->preemptible_rcu = dynamic ? 1 : map[best].rcu;
-	snprintf(f->preempt_from, sizeof(f->preempt_from), "%s", abs);
-	return true;
-}
-
 static void read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 {
-	char *cmdline = NULL, buf[128];
+	struct kernel_info k;
+	char *cmdline = NULL;
 
 	memset(f, 0, sizeof(*f));
 	if (sysfs_read(ctx, NOHZ_FULL, f->nohz_full, sizeof(f->nohz_full)) < 0 ||
@@ -117,23 +73,13 @@ static void read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 	proc_cmdline(ctx, &cmdline);
 	if (cmdline && !cmdline_value(cmdline, "rcu_nocbs", f->rcu_nocbs, sizeof(f->rcu_nocbs)))
 		f->rcu_nocbs[0] = '\0';
-	f->preemptible_rcu = -1;
-	snprintf(f->preempt, sizeof(f->preempt), "unknown");
-	if (sysfs_read(ctx, DEBUG_PREEMPT, buf, sizeof(buf)) >= 0 && strchr(buf, '(')) {
-		/* "none (voluntary) full": the mode in force is in parentheses. */
-		char *s = strchr(buf, '(') + 1;
-
-		s[strcspn(s, ")")] = '\0';
-		snprintf(f->preempt, sizeof(f->preempt), "%s", s);
-		snprintf(f->preempt_from, sizeof(f->preempt_from), "/sys/%s", DEBUG_PREEMPT);
-		f->preemptible_rcu = 1;	/* only PREEMPT_DYNAMIC kernels have it */
-	} else if (cmdline && cmdline_value(cmdline, "preempt", buf, sizeof(buf))) {
-		snprintf(f->preempt, sizeof(f->preempt), "%.15s", buf);
-		snprintf(f->preempt_from, sizeof(f->preempt_from), "%s preempt=", PROC_CMDLINE);
-		f->preemptible_rcu = 1;	/* preempt= means PREEMPT_DYNAMIC */
-	} else {
-		preempt_from_config(ctx, f);
-	}
+	/* The model as status names it: kernel.c's reading, one for both. */
+	kernel_read(ctx, &k);
+	snprintf(f->preempt, sizeof(f->preempt), "%s", kernel_preempt_name(k.model));
+	snprintf(f->preempt_from, sizeof(f->preempt_from), "%s%s", kernel_source_file(&k),
+		 k.source == PS_CMDLINE ? " preempt=" : "");
+	f->preemptible_rcu = kernel_preemptible_rcu(&k);
+	f->reports = kernel_cond_resched_reports(&k);
 	free(cmdline);
 	if (sysfs_read(ctx, STALL_TIMEOUT, f->stall_timeout, sizeof(f->stall_timeout)) < 0)
 		f->stall_timeout[0] = '\0';
@@ -161,8 +107,8 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 		if (!f->nohz_full[0]) {
 			because(v, -1, 0, "but no CPU is nohz_full: every CPU's tick reports "
 				"quiescent states, and the limit would not make them come sooner");
-		} else if (strcmp(f->preempt, "full") == 0 || strcmp(f->preempt, "rt") == 0) {
-			because(v, -1, 0, "but under full or RT preemption cond_resched() does "
+		} else if (f->reports == 0) {
+			because(v, -1, 0, "but under full, lazy or RT preemption cond_resched() does "
 				"nothing: the limit cannot act, and a kick preempts the loop "
 				"directly");
 		} else {

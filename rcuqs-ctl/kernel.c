@@ -70,6 +70,15 @@ static bool valid_release(const char *s)
 	       n && !strstr(s, "..");
 }
 
+bool kernel_release(const struct rcuqs_ctx *ctx, char *buf, size_t len)
+{
+	if (read_text(ctx, OSRELEASE, buf, len) > 0 && valid_release(buf))
+		return true;
+	if (len)
+		buf[0] = '\0';
+	return false;
+}
+
 /* "6.12" of "6.12.95+bpo-amd64"; false when it does not start so. */
 static bool parse_baseline(const char *rel, unsigned *major, unsigned *minor)
 {
@@ -243,10 +252,7 @@ void kernel_read(const struct rcuqs_ctx *ctx, struct kernel_info *k)
 	k->dynamic = -1;
 	k->reports = -1;
 	k->rcuqs = sysfs_exists(ctx, RCUQS_MARKER);
-	if (read_text(ctx, OSRELEASE, k->release, sizeof(k->release)) <= 0 ||
-	    !valid_release(k->release))
-		k->release[0] = '\0';
-	if (k->release[0] && parse_baseline(k->release, &major, &minor))
+	if (kernel_release(ctx, k->release, sizeof(k->release)) && parse_baseline(k->release, &major, &minor))
 		snprintf(k->baseline, sizeof(k->baseline), "%u.%u", major, minor);
 	/* Lazy preemption came with 6.13; before, preempt=lazy is refused. */
 	lazy_ok = major > 6 || (major == 6 && minor >= 13);
@@ -297,6 +303,33 @@ out:
 int kernel_cond_resched_reports(const struct kernel_info *k)
 {
 	return k->reports;
+}
+
+int kernel_preemptible_rcu(const struct kernel_info *k)
+{
+	/* PREEMPT_DYNAMIC builds preemptible RCU whatever the boot mode. */
+	if (k->dynamic == 1 || k->model == PM_FULL || k->model == PM_LAZY || k->model == PM_RT)
+		return 1;
+	if (k->model == PM_NONE || k->model == PM_VOLUNTARY || (k->dynamic == 0 && k->reports == 1))
+		return 0;
+	return -1;
+}
+
+const char *kernel_source_file(const struct kernel_info *k)
+{
+	switch (k->source) {
+	case PS_DEBUGFS:
+		return DEBUG_PREEMPT_FILE;
+	case PS_CMDLINE:
+		return PROC_CMDLINE;
+	case PS_CONFIG:
+		return k->config;
+	case PS_VERSION:
+		return VERSION_FILE;
+	case PS_NONE:
+		break;
+	}
+	return "";
 }
 
 /* Where the model came from, for people. */

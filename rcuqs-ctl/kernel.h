@@ -29,12 +29,22 @@ struct kernel_info {
 };
 
 void kernel_read(const struct rcuqs_ctx *ctx, struct kernel_info *k);
+/*
+ * The running release, /proc/sys/kernel/osrelease, when it is one uname -r
+ * could give ("6.12.95+bpo-amd64": letters, digits, "._+~-", no "..", up
+ * to 64): safe in a path. False, buf "", otherwise.
+ */
+bool kernel_release(const struct rcuqs_ctx *ctx, char *buf, size_t len);
 /* "none", "voluntary", "full", "lazy", "rt", "unknown". */
 const char *kernel_preempt_name(enum preempt_model m);
 /* "debugfs", "cmdline", "config", "version", "none". */
 const char *kernel_source_name(enum preempt_source s);
 /* Whether cond_resched() reports quiescent states: 1, 0, -1 unknown. */
 int kernel_cond_resched_reports(const struct kernel_info *k);
+/* Whether RCU is preemptible (PREEMPT_RCU): 1, 0, -1 unknown. */
+int kernel_preemptible_rcu(const struct kernel_info *k);
+/* The file the model came from ("/proc/cmdline"); "" none. */
+const char *kernel_source_file(const struct kernel_info *k);
 /* "6.12.95, rcuqs series for 6.12, preemption voluntary (...)" */
 void kernel_describe(const struct kernel_info *k, char *buf, size_t len);
 /* Which knobs act on this kernel, one sentence. */

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel.h"
 #include "kmeta.h"
 #include "util.h"
 
@@ -59,8 +60,8 @@ int kmeta_open(const struct rcuqs_ctx *ctx, struct kmeta **km)
 	int r;
 
 	*km = NULL;
-	r = read_text(ctx, "/proc/sys/kernel/osrelease", release, sizeof(release));
-	if (r <= 0 || !valid_name(release))
+	/* Debian's "6.12.95+bpo-amd64" too: kernel.c's reading of the release. */
+	if (!kernel_release(ctx, release, sizeof(release)))
 		return 0;	/* no release, no metadata */
 	if (snprintf(abs, sizeof(abs), "/lib/modules/%s", release) >= (int)sizeof(abs))
 		return 0;

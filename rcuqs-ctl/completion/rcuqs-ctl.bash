@@ -43,6 +43,13 @@ _rcuqs_ctl()
 	tool=$(_rcuqs_ctl_tool "${words[0]}")
 	help=$("$tool" --help 2>/dev/null) || return 0
 
+	# "  -r, --root DIR   ..." lines of the Options block: the global
+	# options, which may also follow the verb (before a '--').
+	local globals
+	globals=$(printf '%s\n' "$help" |
+		awk '/^Options:/ { on = 1; next } /^[^ ]/ { on = 0 }
+			on { for (i = 1; i <= NF && $i ~ /^-/; i++) { sub(/,$/, "", $i); if ($i ~ /^--/) print $i } }')
+
 	# The global options, and the verb after them.
 	for ((i = 1; i < cword; i++)); do
 		w=${words[i]}
@@ -69,10 +76,7 @@ _rcuqs_ctl()
 			;;
 		esac
 		if [[ $cur == -* ]]; then
-			# "  -r, --root DIR   ..." lines of the Options block.
-			COMPREPLY=($(compgen -W "$(printf '%s\n' "$help" |
-				awk '/^Options:/ { on = 1; next } /^[^ ]/ { on = 0 }
-					on { for (i = 1; i <= NF && $i ~ /^-/; i++) { sub(/,$/, "", $i); if ($i ~ /^--/) print $i } }')" -- "$cur"))
+			COMPREPLY=($(compgen -W "$globals" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$(printf '%s\n' "$help" |
 				awk '/^Commands:/ { on = 1; next } /^[^ ]/ || /^$/ { on = 0 } on { print $1 }')" -- "$cur"))
@@ -86,10 +90,28 @@ _rcuqs_ctl()
 		on && $1 == v { sub(/^  +/, ""); split($0, a, /  +/); print a[1] }')
 	[[ -n $synopsis ]] || return 0
 
+	# --root after the verb counts as well as before it.
+	local j dashdash=""
+	for ((j = i + 1; j < cword; j++)); do
+		w=${words[j]}
+		case $w in
+		--)
+			dashdash=1
+			break
+			;;
+		-r | --root)
+			((j + 1 < cword)) && root=(--root "${words[j + 1]}")
+			((j++))
+			;;
+		--root=*) root=(--root "${w#--root=}") ;;
+		esac
+	done
+
 	# An option's value: --output DIR is a directory, --format WORD one of
 	# the words the synopsis names after it; others (numbers) are the user's.
 	case ${words[cword - 1]} in
-	--output)
+	--output | -r | --root)
+		[[ -n $dashdash && ${words[cword - 1]} != --output ]] && return 0
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return 0
@@ -108,7 +130,8 @@ _rcuqs_ctl()
 	esac
 
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$(printf '%s\n' "$synopsis" | grep -oE -- '--[a-z][a-z-]*' | sort -u)" -- "$cur"))
+		COMPREPLY=($(compgen -W "$({ printf '%s\n' "$synopsis" | grep -oE -- '--[a-z][a-z-]*'
+			[[ -n $dashdash ]] || printf '%s\n' "$globals" | grep -vxE -- '--(help|version)'; } | sort -u)" -- "$cur"))
 		return 0
 	fi
 
@@ -120,6 +143,7 @@ _rcuqs_ctl()
 		case $w in
 		--) ;;
 		--*=*) ;;
+		-r | --root) ((i++)) ;;
 		-*)
 			# An option that takes a value (an upper-case word after it in
 			# the synopsis, or a word like "tuned") skips it.
