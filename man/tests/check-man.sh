@@ -528,7 +528,7 @@ if command -v groff >/dev/null 2>&1; then
 	b=$(broken bad-escape.8 's/^\.SH DESCRIPTION$/.SH DESCRIPTION\n\\[nonesuch]/' "$page8")
 	expect_fail "self-test: groff -ww rejects an unknown escape" "warning" lint_groff "$b"
 fi
-b=$(broken unit.8 's/rcuqs\\-profile@throughput.service/rcuqs\\-switch@throughput.service/' "$here/rcuqs-ctl.8")
+b=$(broken unit.8 's/rcuqs\\-profile@latency.service/rcuqs\\-switch@latency.service/' "$here/rcuqs-ctl.8")
 expect_fail "self-test: unit check rejects a unit systemd-units/ does not have" \
 	"rcuqs-switch@.service" units_named "$b"
 b=$(broken order.8 's/^\.SH FILES$/.SH FILEZ/; s/^\.SH EXAMPLES$/.SH FILES/' "$page8")
