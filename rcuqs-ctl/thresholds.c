@@ -3,7 +3,12 @@
  * Thresholds of recommend. One entry a line, "{ NAME, VALUE, UNIT,": the
  * man page check reads them from here. The figures are make bench's: a
  * CPU-bound cond_resched() loop on a nohz_full CPU and the open1 load, 4
- * CPUs, HZ=250 (rcuqs(7) CONFIRMING THE EFFECT).
+ * CPUs, HZ=250 (rcuqs(7) CONFIRMING THE EFFECT); every figure in the
+ * bench strings is one of doc/bench-figures, which the man check compares.
+ * urgent_qs has one threshold per RCU flavour: the same loop drew 46
+ * requests/s on non-preemptible RCU and 6/s on preemptible RCU (Debian's
+ * kernels), for grace periods held back as long; recommend picks the
+ * flavour it detects (the preemptible one when it cannot tell).
  */
 #include "thresholds.h"
 
