@@ -16,7 +16,7 @@
 #   machine, its way back the same as rcuqs(7)'s ROLLBACK, and exactly two
 #   set-up commands for the development harness;
 # - every measured figure that README, the shipped profiles, rcuqs(7),
-#   thresholds.c and the 6.1 cover letter quote (doc/bench-quotes) is
+#   thresholds.c, the 6.1 cover letter and patch 2 quote (doc/bench-quotes) is
 #   doc/bench-figures' value, and no "will come from the benchmark" is left.
 # Self-tests run the same checks on broken copies and expect them to fail.
 # Parts that need the tool SKIP, saying why, until rcuqs-ctl builds.
@@ -712,7 +712,7 @@ figures_quoted() {
 	return $bad
 }
 if [ -f "$figures" ] && [ -f "$quotes" ]; then
-	check "measured figures: README, profiles, rcuqs.7, thresholds.c and the cover letter quote doc/bench-figures" \
+	check "measured figures: README, profiles, rcuqs.7, thresholds.c, the cover letter and patch 2 quote doc/bench-figures" \
 		figures_quoted "$figures" "$quotes"
 	# The figures the review found disagreeing, as they read before: each
 	# must be caught in a broken copy.
