@@ -307,7 +307,7 @@ set_pkgs() {
 	printf '#!/bin/sh\nshift 2\necho "$@" >>"%s/args"\n' "$stub" >"$stub/apt-get"
 	chmod +x "$stub/dpkg-query" "$stub/apt-cache" "$stub/apt-get"
 	PATH="$stub:$PATH" RCUQS_BPO_SOURCES=$stub/bpo.sources \
-		sh "$top/scripts/install-deps.sh" $1 $2 >/dev/null 2>&1 || return 1
+		sh "$top/scripts/install-deps.sh" $1 ${2-} >/dev/null 2>&1 || return 1
 	sed -n 's/^.*install -y --no-install-recommends //p' "$stub/args" | tr ' ' '\n' | sed '/^$/d' | sort -u
 }
 check_set_contents() {
