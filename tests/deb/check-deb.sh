@@ -308,7 +308,7 @@ set_pkgs() {
 	chmod +x "$stub/dpkg-query" "$stub/apt-cache" "$stub/apt-get"
 	PATH="$stub:$PATH" RCUQS_BPO_SOURCES=$stub/bpo.sources RCUQS_TBPO_SOURCES=$stub/tbpo.sources \
 		RCUQS_TBPO_PREFS=$stub/tbpo.pref \
-		sh "$top/scripts/install-deps.sh" $1 $2 >/dev/null 2>&1 || return 1
+		sh "$top/scripts/install-deps.sh" $1 ${2-} >/dev/null 2>&1 || return 1
 	sed -n 's/^.*install -y --no-install-recommends //p' "$stub/args" | tr ' ' '\n' | sed '/^$/d' | sort -u
 }
 check_set_contents() {
@@ -587,11 +587,11 @@ profiles_dir() {
 	[ -d "$d" ] && [ ! -L "$d" ] || { echo "no directory /etc/rcuqs/profiles"; return 1; }
 	s=$(stat -c '%a %u:%g' "$d")
 	[ "$s" = "755 0:0" ] || { echo "/etc/rcuqs/profiles: $s, want 755 0:0"; return 1; }
-	printf 'description=throughput, with stall warnings after 10 s\ninclude=throughput\nrcupdate.rcu_cpu_stall_timeout=10\n' \
-		>"$root/tmp/fileserver.profile"
-	in_root sh -c 'cd /tmp && install -m 0644 fileserver.profile /etc/rcuqs/profiles/ &&
-		rcuqs-ctl show fileserver' || return 1
-	rm -f "$d/fileserver.profile"
+	printf 'description=latency, with stall warnings after 10 s\ninclude=latency\nrcupdate.rcu_cpu_stall_timeout=10\n' \
+		>"$root/tmp/latency-stall10.profile"
+	in_root sh -c 'cd /tmp && install -m 0644 latency-stall10.profile /etc/rcuqs/profiles/ &&
+		rcuqs-ctl show latency-stall10' || return 1
+	rm -f "$d/latency-stall10.profile"
 }
 check "install: /etc/rcuqs/profiles/ there (0755 root); rcuqs.profile(5)'s install -m 0644 into it works" profiles_dir
 
