@@ -104,6 +104,7 @@ label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC
 		echo
 		echo "## $(label "$k") kernel"
 		for w in nohz_full tick; do
+			[ -n "$(settings "$k" latency)" ] || continue
 			echo
 			if [ "$w" = nohz_full ]; then
 				echo "### synchronize_rcu() latency (ms), cond_resched() loop on nohz_full CPU 2"
@@ -130,13 +131,12 @@ label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC
 					"$(fmt 1000 "$(get "$k" latency no_loop default max_us)") | | $(fmt 1 "$(get "$k" latency no_loop default gps)") | | | |"
 			fi
 		done
-		echo
-		echo "### cond_resched() cost, tight loop of bare calls (ps per call)"
-		echo
-		echo "| where | limit 0 | limit 0 again (A/A) | limit 256 | 256 x 0 |"
-		echo "|---|---|---|---|---|"
+		[ -n "$(settings "$k" cost)" ] && echo && echo "### cond_resched() cost, tight loop of bare calls (ps per call)"
+		[ -n "$(settings "$k" cost)" ] && echo && echo "| where | limit 0 | limit 0 again (A/A) | limit 256 | 256 x 0 |" &&
+			echo "|---|---|---|---|---|"
 		for w in tick native; do
 			c0=$(get "$k" cost "$w" limit_0 ps_per_call)
+			[ -n "$c0" ] || continue
 			c256=$(get "$k" cost "$w" limit_256 ps_per_call)
 			[ "$w" = tick ] && where="guest (TCG), CPU 1" || where="host CPU, natively (the kernel's code)"
 			echo "| $where | $(fmt 1 "$c0") | $(fmt 1 "$(get "$k" cost "$w" limit_0b ps_per_call)") | $(fmt 1 "$c256") | $(ratio "$c256" "$c0") |"
@@ -189,7 +189,7 @@ fi
 # Latency: p50 and p99 per setting, loop on the nohz_full CPU, one panel
 # per kernel, log scale (the throughput profile holds a GP for the loop).
 nk=$(echo $kernels | wc -w)
-{
+grep -q "	latency	nohz_full	" "$tmp/stats.tsv" && {
 	echo "set terminal pngcairo noenhanced size $((560 * nk)),520 font ',10'"
 	echo "set output '$out/bench-latency.png'"
 	echo "set multiplot layout 1,$nk title 'synchronize_rcu() latency, cond_resched() loop on nohz_full CPU 2 (median, min-max)'"
@@ -205,8 +205,7 @@ nk=$(echo $kernels | wc -w)
 			"'' using (\$1+0.1):(\$6/1000):(\$7/1000):(\$8/1000) with yerrorbars pt 5 title 'p99'"
 	done
 	echo "unset multiplot"
-} >"$tmp/lat.gp"
-gnuplot "$tmp/lat.gp" && echo "bench-report: $out/bench-latency.png"
+} >"$tmp/lat.gp" && gnuplot "$tmp/lat.gp" && echo "bench-report: $out/bench-latency.png"
 # open1 (and open1_tick): ops/s over default's, GPs/s and RCU's kthread
 # CPU ms/s against the number of tasks, one line per setting, a column per
 # kernel.
