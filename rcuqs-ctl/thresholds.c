@@ -18,6 +18,6 @@ const struct threshold thresholds[N_THRESHOLDS] = {
 		"loop on a nohz_full CPU under latency: about 45000/s" },
 	[T_GP_BUSY] = { "gp_busy", 5, "/s",
 		"open1, 1 to 4 tasks: 5 to 23 grace periods/s, 7000 to 20000 callbacks each "
-		"with nohz_full CPUs, 8 to 15/s, 5600 to 9600 each without (default, 6.1); "
-		"latency raised it to 33/s with every CPU busy, throughput unchanged" },
+		"with nohz_full CPUs, 8 to 15/s, 5600 to 9600 each without (default, 6.1 PREEMPT_NONE); "
+		"latency raised it to 33/s (65/s on PREEMPT_DYNAMIC) with every CPU busy, throughput unchanged" },
 };
