@@ -42,9 +42,13 @@ if [ "${1:-}" = --check ]; then
 		for s in limit_0 limit_0b limit_256; do
 			for w in tick native; do want "$k" cost "$s" "$w" ps_per_call; done
 		done
-		for s in $(echo $osets | tr ' ' '\n' | sort -u); do
-			for t in 1 2 4; do
-				for m in ops_per_s gps_per_s cbs_per_gp; do want "$k" open1 "$s" "tasks_$t" "$m"; done
+		for b in open1 open1_tick; do
+			for s in $(echo $osets | tr ' ' '\n' | sort -u); do
+				for t in 1 2 4; do
+					for m in ops_per_s gps_per_s cbs_per_gp rcu_kthread_us_per_s rcu_softirqs_per_s ksoftirqd_us_per_s; do
+						want "$k" "$b" "$s" "tasks_$t" "$m"
+					done
+				done
 			done
 		done
 	done
@@ -90,7 +94,8 @@ label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC
 {
 	echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG single-threaded, -smp 4, nohz_full=2-3, HZ=250;" \
+	echo "QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG single-threaded, -smp 4, HZ=250," \
+		"nohz_full=2-3 except in open1_tick (no nohz_full, no nocb CPU: every CPU keeps its tick);" \
 		"host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)."
 	echo "Each cell: median of the runs (min-max). Ratios: median over default's median, same kernel, same table."
 	echo "default2 is default again (A/A): a difference smaller than default2's is noise."
@@ -99,6 +104,7 @@ label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC
 		echo
 		echo "## $(label "$k") kernel"
 		for w in nohz_full tick; do
+			[ -n "$(settings "$k" latency)" ] || continue
 			echo
 			if [ "$w" = nohz_full ]; then
 				echo "### synchronize_rcu() latency (ms), cond_resched() loop on nohz_full CPU 2"
@@ -125,34 +131,54 @@ label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC
 					"$(fmt 1000 "$(get "$k" latency no_loop default max_us)") | | $(fmt 1 "$(get "$k" latency no_loop default gps)") | | | |"
 			fi
 		done
-		echo
-		echo "### cond_resched() cost, tight loop of bare calls (ps per call)"
-		echo
-		echo "| where | limit 0 | limit 0 again (A/A) | limit 256 | 256 x 0 |"
-		echo "|---|---|---|---|---|"
+		[ -n "$(settings "$k" cost)" ] && echo && echo "### cond_resched() cost, tight loop of bare calls (ps per call)"
+		[ -n "$(settings "$k" cost)" ] && echo && echo "| where | limit 0 | limit 0 again (A/A) | limit 256 | 256 x 0 |" &&
+			echo "|---|---|---|---|---|"
 		for w in tick native; do
 			c0=$(get "$k" cost "$w" limit_0 ps_per_call)
+			[ -n "$c0" ] || continue
 			c256=$(get "$k" cost "$w" limit_256 ps_per_call)
 			[ "$w" = tick ] && where="guest (TCG), CPU 1" || where="host CPU, natively (the kernel's code)"
 			echo "| $where | $(fmt 1 "$c0") | $(fmt 1 "$(get "$k" cost "$w" limit_0b ps_per_call)") | $(fmt 1 "$c256") | $(ratio "$c256" "$c0") |"
 		done
-		for t in 1 2 4; do
-			echo
-			echo "### open1, $t task(s): open+close pairs per second, grace periods per second, callbacks per grace period"
-			echo
-			echo "| setting | ops/s | x default | GPs/s | x default | cbs/GP |"
-			echo "|---|---|---|---|---|---|"
-			dops=$(get "$k" open1 "tasks_$t" default ops_per_s)
-			dgps=$(get "$k" open1 "tasks_$t" default gps_per_s)
-			for s in $(settings "$k" open1); do
-				ops=$(get "$k" open1 "tasks_$t" "$s" ops_per_s)
-				gps=$(get "$k" open1 "tasks_$t" "$s" gps_per_s)
-				[ -n "$ops" ] || continue
-				echo "| $s | $(fmt 1 "$ops") | $(ratio "$ops" "$dops") | $(fmt 1 "$gps") | $(ratio "$gps" "$dgps") |" \
-					"$(fmt 1 "$(get "$k" open1 "tasks_$t" "$s" cbs_per_gp)") |"
+		for b in open1 open1_tick; do
+			[ -n "$(settings "$k" "$b")" ] || continue
+			if [ "$b" = open1 ]; then
+				shape="nohz_full=2-3 (CPUs 2-3 nocb)"
+			else
+				shape="no nohz_full, every CPU keeps its tick, no nocb CPU (the file-server shape)"
+			fi
+			for t in 1 2 4; do
+				echo
+				echo "### $b, $t task(s), $shape"
+				echo
+				echo "open+close pairs per second, grace periods per second, callbacks per grace period," \
+					"CPU ms per second of run of RCU's kthreads, RCU softirqs per second, ksoftirqd's CPU ms per second"
+				echo
+				echo "| setting | ops/s | x default | GPs/s | x default | cbs/GP | RCU kthreads ms/s | RCU softirqs/s | ksoftirqd ms/s |"
+				echo "|---|---|---|---|---|---|---|---|---|"
+				dops=$(get "$k" "$b" "tasks_$t" default ops_per_s)
+				dgps=$(get "$k" "$b" "tasks_$t" default gps_per_s)
+				for s in $(settings "$k" "$b"); do
+					ops=$(get "$k" "$b" "tasks_$t" "$s" ops_per_s)
+					gps=$(get "$k" "$b" "tasks_$t" "$s" gps_per_s)
+					[ -n "$ops" ] || continue
+					echo "| $s | $(fmt 1 "$ops") | $(ratio "$ops" "$dops") | $(fmt 1 "$gps") | $(ratio "$gps" "$dgps") |" \
+						"$(fmt 1 "$(get "$k" "$b" "tasks_$t" "$s" cbs_per_gp)") |" \
+						"$(fmt 1000 "$(get "$k" "$b" "tasks_$t" "$s" rcu_kthread_us_per_s)") |" \
+						"$(fmt 1 "$(get "$k" "$b" "tasks_$t" "$s" rcu_softirqs_per_s)") |" \
+						"$(fmt 1000 "$(get "$k" "$b" "tasks_$t" "$s" ksoftirqd_us_per_s)") |"
+				done
 			done
 		done
 	done
+	echo
+	echo "RCU kthreads: the grace-period kthread (rcu_preempt or rcu_sched), the expedited workers and any"
+	echo "rcuog/rcuop/rcuos, rcuc and rcub kthreads, utime+stime from /proc/PID/stat, in ticks of 10 ms"
+	echo "(USER_HZ=100; the kernels have no CONFIG_SCHEDSTATS for /proc/PID/schedstat): one tick is 5 ms/s"
+	echo "in a 2 s run, 2.5 ms/s in a 4 s one. Where no CPU is nocb, callbacks run in RCU_SOFTIRQ, on irq"
+	echo "exit (charged to the interrupted task) or in ksoftirqd (which runs other softirqs too): the RCU"
+	echo "softirq count and ksoftirqd's time are shown apart, not counted as RCU's kthreads."
 } >"$md"
 echo "bench-report: $md"
 
@@ -163,7 +189,7 @@ fi
 # Latency: p50 and p99 per setting, loop on the nohz_full CPU, one panel
 # per kernel, log scale (the throughput profile holds a GP for the loop).
 nk=$(echo $kernels | wc -w)
-{
+grep -q "	latency	nohz_full	" "$tmp/stats.tsv" && {
 	echo "set terminal pngcairo noenhanced size $((560 * nk)),520 font ',10'"
 	echo "set output '$out/bench-latency.png'"
 	echo "set multiplot layout 1,$nk title 'synchronize_rcu() latency, cond_resched() loop on nohz_full CPU 2 (median, min-max)'"
@@ -179,35 +205,46 @@ nk=$(echo $kernels | wc -w)
 			"'' using (\$1+0.1):(\$6/1000):(\$7/1000):(\$8/1000) with yerrorbars pt 5 title 'p99'"
 	done
 	echo "unset multiplot"
-} >"$tmp/lat.gp"
-gnuplot "$tmp/lat.gp" && echo "bench-report: $out/bench-latency.png"
-# open1: ops/s over default's and GPs/s against the number of tasks, one
-# line per setting, a column per kernel.
-{
-	echo "set terminal pngcairo noenhanced size $((560 * nk)),880 font ',10'"
-	echo "set output '$out/bench-open1.png'"
-	echo "set multiplot layout 2,$nk title 'open1 (open+close per task, tight loop): throughput and grace-period rate (medians)'"
-	echo "set grid; set xtics (1, 2, 4); set xrange [0.8:4.2]; set key outside right"
-	for row in ops gps; do
-		for k in $kernels; do
-			plots=""
-			for s in $(settings "$k" open1); do
-				for t in 1 2 4; do
-					v=$(get "$k" open1 "tasks_$t" "$s" "${row}_per_s")
-					d=$(get "$k" open1 "tasks_$t" default "${row}_per_s")
-					[ -n "$v" ] || continue
-					if [ $row = ops ]; then echo "$t $(ratio "$v" "$d")"; else echo "$t ${v%% *}"; fi
-				done >"$tmp/o1-$k-$row-$s.dat"
-				plots="$plots${plots:+, }'$tmp/o1-$k-$row-$s.dat' using 1:2 with linespoints title '$s'"
+} >"$tmp/lat.gp" && gnuplot "$tmp/lat.gp" && echo "bench-report: $out/bench-latency.png"
+# open1 (and open1_tick): ops/s over default's, GPs/s and RCU's kthread
+# CPU ms/s against the number of tasks, one line per setting, a column per
+# kernel.
+for b in open1 open1_tick; do
+	bk=$(awk -F'\t' -v b="$b" '$2 == b { print $1 }' "$tmp/stats.tsv" | awk '!seen[$0]++')
+	[ -n "$bk" ] || continue
+	nb=$(echo $bk | wc -w)
+	{
+		echo "set terminal pngcairo noenhanced size $((560 * nb)),1280 font ',10'"
+		echo "set output '$out/bench-$b.png'"
+		echo "set multiplot layout 3,$nb title '$b (open+close per task, tight loop): throughput, grace-period rate, RCU kthread CPU (medians)'"
+		echo "set grid; set xtics (1, 2, 4); set xrange [0.8:4.2]; set key outside right"
+		for row in ops gps kt; do
+			for k in $bk; do
+				plots=""
+				m=${row}_per_s
+				[ $row = kt ] && m=rcu_kthread_us_per_s
+				for s in $(settings "$k" "$b"); do
+					for t in 1 2 4; do
+						v=$(get "$k" "$b" "tasks_$t" "$s" "$m")
+						d=$(get "$k" "$b" "tasks_$t" default "$m")
+						[ -n "$v" ] || continue
+						case $row in
+						ops) echo "$t $(ratio "$v" "$d")" ;;
+						gps) echo "$t ${v%% *}" ;;
+						kt) echo "$t $(awk -v x="${v%% *}" 'BEGIN { printf "%.1f", x / 1000 }')" ;;
+						esac
+					done >"$tmp/o1-$b-$k-$row-$s.dat"
+					plots="$plots${plots:+, }'$tmp/o1-$b-$k-$row-$s.dat' using 1:2 with linespoints title '$s'"
+				done
+				case $row in
+				ops) echo "set title '$(label "$k"): ops/s over default'; set ylabel 'x default'; unset logscale y" ;;
+				gps) echo "set title '$(label "$k"): grace periods per second'; set ylabel 'GPs/s'; set logscale y" ;;
+				kt) echo "set title '$(label "$k"): RCU kthreads CPU ms per s (10 ms ticks)'; set ylabel 'ms/s'; unset logscale y" ;;
+				esac
+				echo "plot $plots"
 			done
-			if [ $row = ops ]; then
-				echo "set title '$(label "$k"): ops/s over default'; set ylabel 'x default'; unset logscale y"
-			else
-				echo "set title '$(label "$k"): grace periods per second'; set ylabel 'GPs/s'; set logscale y"
-			fi
-			echo "plot $plots"
 		done
-	done
-	echo "unset multiplot"
-} >"$tmp/o1.gp"
-gnuplot "$tmp/o1.gp" && echo "bench-report: $out/bench-open1.png"
+		echo "unset multiplot"
+	} >"$tmp/o1-$b.gp"
+	gnuplot "$tmp/o1-$b.gp" && echo "bench-report: $out/bench-$b.png"
+done

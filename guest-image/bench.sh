@@ -4,7 +4,12 @@
 # (see tests/bench-latency: grace-period latency per profile with a kernel
 # loop on a nohz_full CPU and on a ticking one, and cond_resched() cost),
 # then once more, also with CPUs 2-3 nohz_full, for bench-open1 (open/close
-# throughput per profile, tests/bench-open1). Before the boots, on the
+# throughput per profile, tests/bench-open1), and once more for bench-open1
+# without nohz_full (bench open1_tick in the CSV): every CPU keeps its tick
+# and no CPU is nocb, the shape of a file server, where the trade a profile
+# makes shows: grace periods per second, callbacks per grace period, the
+# CPU time of RCU's kthreads, the RCU softirqs and ksoftirqd's CPU time
+# per second beside ops/s. Before the boots, on the
 # host, tools/cost-native times the kernel's own __cond_resched() machine
 # code natively (limit 0, 0 again and 256; where=native in the CSV): TCG
 # times the emulator, this times a CPU.
@@ -22,8 +27,10 @@
 # loop CPU takes and the normal grace periods call_rcu() still waits for);
 # BENCH_OPEN1_EXTRA the same for open1 (default: FQS delays of 10 and of 25
 # jiffies, the knob that can move the grace-period rate there while some
-# CPUs idle). BENCH_ROUNDS (5), BENCH_MS (2500) and BENCH_OPEN1_MS (2000)
-# set rounds and run lengths.
+# CPUs idle). BENCH_ROUNDS (5), BENCH_MS (2500), BENCH_OPEN1_MS (2000) and
+# BENCH_OPEN1_TICK_MS (4000: CPU times come in 10 ms ticks, so a longer
+# run resolves them better) set rounds and run lengths. BENCH_BOOTS
+# (default "latency open1 open1_tick") picks the boots.
 # BENCH_SMOKE=1: one short round, then check that every measure of every
 # setting produced a number (make check's bench-smoke step, TAP in
 # $RESULTS/bench-smoke.tap).
@@ -33,11 +40,17 @@ BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
 RESULTS=${RESULTS:-$BUILD/results}
 extra=${BENCH_EXTRA-jtsq=1:jiffies_till_sched_qs=1;latency+jtsq=1:cond_resched_qs_limit=256,jiffies_till_sched_qs=1;expedited:rcu_expedited=1}
 oextra=${BENCH_OPEN1_EXTRA-fqs=10:jiffies_till_first_fqs=10,jiffies_till_next_fqs=10;fqs=25:jiffies_till_first_fqs=25,jiffies_till_next_fqs=25}
-rounds=${BENCH_ROUNDS:-5} lms=${BENCH_MS:-2500} oms=${BENCH_OPEN1_MS:-2000} cost=20000000
+rounds=${BENCH_ROUNDS:-5} lms=${BENCH_MS:-2500} oms=${BENCH_OPEN1_MS:-2000} tms=${BENCH_OPEN1_TICK_MS:-4000}
+cost=20000000
+boots=${BENCH_BOOTS:-latency open1 open1_tick}
 prefix=bench
 if [ "${BENCH_SMOKE:-}" = 1 ]; then
-	rounds=1 lms=300 oms=300 cost=200000 prefix=bench-smoke
+	rounds=1 lms=300 oms=300 tms=300 cost=200000 prefix=bench-smoke boots="latency open1 open1_tick"
 fi
+for b in $boots; do
+	case $b in latency | open1 | open1_tick) ;; *) echo "bench: BENCH_BOOTS: no boot '$b'" >&2; exit 2 ;; esac
+done
+has() { case " $boots " in *" $1 "*) return 0 ;; esac; return 1; }
 [ $# -gt 0 ] || set -- none dynamic
 mkdir -p "$RESULTS"
 csv=$RESULTS/$prefix.csv
@@ -45,14 +58,16 @@ echo "kernel,bench,setting,round,where,measure,value" >"$csv"
 rc=0
 start=$(date +%s)
 
-# boot VARIANT BENCH ARGS...: one bench boot; the guest's @csv lines go to
-# the CSV file (with the kernel in front), the rest to the screen and to
-# the text report, as it comes.
+# boot VARIANT SUITE NAME ARGS...: one bench boot (rcuqs.suite=bench-SUITE);
+# the guest's @csv lines go to the CSV file (with the kernel in front),
+# the rest to the screen and to the text report (bench-NAME-VARIANT.txt),
+# as it comes; then the console is searched for kernel badness, and the
+# verdict is the report's last line.
 boot() {
-	local v=$1 b=$2 line
-	shift 2
+	local v=$1 suite=$2 b=$3 line con
+	shift 3
 	echo "== $prefix: $b on the $v kernel, $(date -u '+%H:%M:%S UTC'), $(($(date +%s) - start)) s in"
-	RCUQS_TIMEOUT=${RCUQS_TIMEOUT:-1800} "$here/run-guest.sh" "$v" "bench-$b" nohz_full=2-3 "$@" |
+	RCUQS_TIMEOUT=${RCUQS_TIMEOUT:-1800} "$here/run-guest.sh" "$v" "bench-$suite" "$@" |
 		while IFS= read -r line; do
 			case $line in
 			@csv,*) echo "$v,${line#@csv,}" >>"$csv" ;;
@@ -60,6 +75,13 @@ boot() {
 			esac
 		done | tee "$RESULTS/$prefix-$b-$v.txt"
 	[ "${PIPESTATUS[0]}" = 0 ] || { echo "bench: the $v $b boot did not finish" >&2; rc=1; }
+	con=$BUILD/guest-$v/bench-$suite.console
+	if grep -aE 'WARNING:|detected stalls on CPUs/tasks|self-detected stall|Call Trace' "$con"; then
+		echo "bench: kernel badness on the $v console in the $b boot (above)" | tee -a "$RESULTS/$prefix-$b-$v.txt"
+		rc=1
+	else
+		echo "no stall warning or other badness on the $v console in the $b boot" | tee -a "$RESULTS/$prefix-$b-$v.txt"
+	fi
 }
 
 # The native cost: built here, run on the host between boots (no guest
@@ -84,18 +106,22 @@ for v in "$@"; do
 done
 
 for v in "$@"; do
-	args=(rcuqs.bench_rounds=$rounds rcuqs.bench_ms=$lms rcuqs.bench_cost_loops=$cost)
-	[ -n "$extra" ] && args+=("rcuqs.bench_extra=$extra")
-	boot "$v" latency "${args[@]}"
-	args=(rcuqs.bench_rounds=$rounds rcuqs.bench_ms=$oms)
-	[ -n "$oextra" ] && args+=("rcuqs.bench_extra=$oextra")
-	boot "$v" open1 "${args[@]}"
-	if grep -aE 'WARNING:|detected stalls on CPUs/tasks|self-detected stall|Call Trace' \
-		"$BUILD/guest-$v/bench-latency.console" "$BUILD/guest-$v/bench-open1.console"; then
-		echo "bench: kernel badness on the $v console (above)" | tee -a "$RESULTS/$prefix-open1-$v.txt"
-		rc=1
-	else
-		echo "no stall warning or other badness on the $v console" | tee -a "$RESULTS/$prefix-open1-$v.txt"
+	if has latency; then
+		args=(nohz_full=2-3 rcuqs.bench_rounds=$rounds rcuqs.bench_ms=$lms rcuqs.bench_cost_loops=$cost)
+		[ -n "$extra" ] && args+=("rcuqs.bench_extra=$extra")
+		boot "$v" latency latency "${args[@]}"
+	fi
+	if has open1; then
+		args=(nohz_full=2-3 rcuqs.bench_rounds=$rounds rcuqs.bench_ms=$oms)
+		[ -n "$oextra" ] && args+=("rcuqs.bench_extra=$oextra")
+		boot "$v" open1 open1 "${args[@]}"
+	fi
+	# The file-server shape: no nohz_full (so no nocb CPU either), every
+	# CPU keeps its tick.
+	if has open1_tick; then
+		args=(rcuqs.bench_name=open1_tick rcuqs.bench_rounds=$rounds rcuqs.bench_ms=$tms)
+		[ -n "$oextra" ] && args+=("rcuqs.bench_extra=$oextra")
+		boot "$v" open1 open1_tick "${args[@]}"
 	fi
 done
 
