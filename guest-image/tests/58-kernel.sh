@@ -6,7 +6,7 @@
 . "$RCUQS_LIB/lib.sh"
 
 release=$(uname -r)
-base=$(cut -d. -f1,2 <<<"$release")
+base=${release%.*}
 if uname -v | grep -q PREEMPT_DYNAMIC; then
 	# Debian's model: PREEMPT_DYNAMIC, voluntary unless preempt= says else.
 	want=$(cmdline_arg preempt) || want=voluntary
