@@ -841,6 +841,31 @@ nothing_left() {
 }
 check "purge: nothing of rcuqs left (dpkg -L, /etc, /run, links; the root's listing as before)" nothing_left
 
+# --- the README's quick start and its way back ------------------------------
+
+# What an administrator does on a real machine (README "Quick start on a
+# real machine", the kernel part aside): install the .deb, set-profile
+# latency, verify; then the way back: off, purge. Against the fake
+# parameters; nothing of rcuqs may be left, the parameters as before.
+quick_start() {
+	lim0=$(param rcutree cond_resched_qs_limit) jtsq0=$(param rcutree jiffies_till_sched_qs)
+	in_root dpkg -i "$pkg" >/dev/null 2>&1 || { echo "dpkg -i failed"; return 1; }
+	o=$(in_root rcuqs-ctl set-profile latency 2>&1) || { echo "set-profile latency: $o"; return 1; }
+	[ "$(param rcutree cond_resched_qs_limit)" = 256 ] || { echo "limit not written: $o"; return 1; }
+	o=$(in_root rcuqs-ctl verify 2>&1) || { echo "verify: $o"; return 1; }
+	echo "$o" | grep -q "matches profile 'latency'" || { echo "verify said: $o"; return 1; }
+	o=$(in_root rcuqs-ctl off 2>&1) || { echo "off: $o"; return 1; }
+	for f in etc/rcuqs/active etc/default/grub.d/rcuqs.cfg; do
+		[ ! -e "$root/$f" ] || { echo "off left /$f: $o"; return 1; }
+	done
+	[ "$(param rcutree cond_resched_qs_limit)/$(param rcutree jiffies_till_sched_qs)" = "$lim0/$jtsq0" ] ||
+		{ echo "off did not restore $lim0/$jtsq0: $o"; return 1; }
+	in_root dpkg --purge rcuqs >/dev/null 2>&1 || { echo "dpkg --purge failed"; return 1; }
+	[ ! -e "$root/etc/rcuqs" ] || { echo "/etc/rcuqs left after off and purge"; return 1; }
+	! in_root dpkg -s rcuqs >/dev/null 2>&1 || { echo "rcuqs still known to dpkg"; return 1; }
+}
+check "quick start: install, set-profile latency, verify; off, purge: nothing left, parameters as before" quick_start
+
 # --- install and purge at once, with parameters that cannot be restored --
 
 # No /sys/module/rcupdate at all; cond_resched_qs_limit a FIFO;
