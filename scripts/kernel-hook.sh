@@ -26,11 +26,13 @@ case $new in
 '' | *rcuqs*) exit 0 ;;
 esac
 
+# The series of a release: its VERSION.PATCHLEVEL (6.1, 6.12).
+series_of() { printf '%s' "$1" | cut -d. -f1,2; }
 # make kernel-deb's arguments for an rcuqs release: KERNEL= for 6.12.
 kernel_arg() {
 	case $1 in
 	6.1.*) ;;
-	*) printf 'KERNEL=%s ' "$(printf '%s' "$1" | cut -d. -f1,2)" ;;
+	*) printf 'KERNEL=%s ' "$(series_of "$1")" ;;
 	esac
 }
 above=""
@@ -42,7 +44,7 @@ for img in "$boot"/vmlinuz-*rcuqs*; do
 	esac
 	# Only rcuqs kernels of the new kernel's series (6.1, 6.12): the
 	# rebuild is from that series' linux-source.
-	series=$(printf '%s' "$rel" | cut -d. -f1,2)
+	series=$(series_of "$rel")
 	case $new in "$series".*) ;; *) continue ;; esac
 	top=$(printf '%s\n%s\n' "$rel" "$new" | LC_ALL=C sort -V | tail -n 1)
 	if [ "$top" != "$rel" ]; then
@@ -66,7 +68,7 @@ if [ -n "$above" ]; then
 rcuqs: WARNING: Linux $new was installed and GRUB sorts it above the rcuqs
 rcuqs: kernel $1: GRUB will boot $new by default, which lacks rcuqs's
 rcuqs: parameters (rcuqs-ctl status says so). Rebuild the rcuqs kernel from
-rcuqs: the updated linux-source-$(printf '%s' "$1" | cut -d. -f1,2) and install it (in the rcuqs sources:
+rcuqs: the updated linux-source-$(series_of "$1") and install it (in the rcuqs sources:
 rcuqs: "make kernel-deb $(kernel_arg "$1")KCONFIG=/boot/config-$new", see the README,
 rcuqs: "Kernel updates"), or boot $1 from GRUB's "Advanced options".
 MSG
