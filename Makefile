@@ -9,6 +9,9 @@
 # demo and check everything, deb only the package build's, kernel-deb only
 # the kernel build's).
 #
+#   make torture   rcutorture's own scenarios on the 6.1 series, 10 minutes
+#                  each (TORTURE_MINUTES, TORTURE_SCENARIOS, TORTURE_LIMITS);
+#                  not part of make check
 #   make kernel-deb [KERNEL=6.1|6.12] [KCONFIG=/boot/config-$(uname -r)]
 #                  the patched kernel as linux-image/linux-headers packages
 #                  for a real machine (README: "The patched kernel on a
@@ -20,7 +23,7 @@ export BUILD RESULTS
 
 SUBDIRS := rcuqs-ctl man systemd-units
 
-.PHONY: all deps tool kernel kernel-deb image demo bench bench-cost check check-lockdep check-deb deb install clean distclean
+.PHONY: all deps tool kernel kernel-deb image demo bench bench-cost check check-lockdep check-deb deb install clean distclean torture
 
 all: tool
 
@@ -56,6 +59,13 @@ demo: deps
 # The guest suite on a third kernel with lockdep and PROVE_RCU (debug run).
 check-lockdep: deps
 	$(MAKE) -C guest-image check-lockdep
+
+# rcutorture's own scenarios (TREE01, TREE04, TREE07, TASKS01, TRACE01, and
+# TREE04 with lockdep) on the 6.1 series, the limit at 1, 16 and 256 and
+# the tunables rewritten during the run: kernel-patches/torture/torture.sh.
+# About 90 minutes on 2 cores; not part of make check.
+torture: deps
+	$(MAKE) -C kernel-patches torture
 
 # Timings, not tests (see README): grace-period latency per profile.
 bench: deps

@@ -1,0 +1,308 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# torture.sh: the kernel's own rcutorture scenarios on the patched 6.1
+# tree, in QEMU under single-threaded TCG (issue 19, item 9). Driven by
+# 'make torture' (kernel-patches/Makefile); not part of 'make check'.
+#
+#   torture.sh build SCENARIO        configure and build its kernel
+#   torture.sh run SCENARIO LIMIT    boot it with cond_resched_qs_limit=LIMIT
+#   torture.sh report                TAP and the scenarios x minutes table
+#   torture.sh all                   all three for $TORTURE_SCENARIOS
+#
+# A SCENARIO is a file of tools/testing/selftests/rcutorture/configs/rcu/
+# (TREE01, TREE04, TREE07, TASKS01, TRACE01, ...), taken with its .boot
+# file and CFcommon as kvm.sh takes them, or one of ours:
+#   LOCKDEP  TREE04 plus PROVE_LOCKING, PROVE_RCU, DEBUG_ATOMIC_SLEEP
+#   KCSAN    LOCKDEP plus KCSAN, configured as kvm.sh --kcsan does
+#
+# Every boot also gets rcutorture.qs_tunable_interval (patch 5/5), which
+# rewrites jiffies_till_sched_qs and cond_resched_qs_limit during the
+# run for torture_type=rcu; the limit given on the command line is where
+# those rewrites start and what rcutorture restores at the end. The
+# Tasks RCU types (TASKS01, TRACE01) leave the tunables alone: there the
+# limit holds for the whole boot.
+#
+# The verdict of a boot is upstream's: parse-console.sh and
+# console-badness.sh of the same tree (SUCCESS, no "!!!", no splat,
+# stall, warning or lockdep report), plus ours: the guest powered itself
+# off in time; for torture_type=rcu, the tunables were rewritten (a valid
+# value refused or an invalid one taken is an rcutorture error, "!!!")
+# and put back at the end with nobody else's value found in them (the
+# guest has no user space to write one).
+#
+# Environment (defaults):
+#   TORTURE_SCENARIOS  TREE01 TREE04 TREE07 TASKS01 TRACE01 LOCKDEP
+#   TORTURE_MINUTES    10: torture time per scenario, split evenly over
+#                      the limits
+#   TORTURE_LIMITS     1 16 256
+#   TORTURE_QS_INTERVAL  50 (jiffies; rcutorture.qs_tunable_interval)
+#   TORTURE_MAXCPUS    8: a scenario asking for more CPUs gets this many,
+#                      as kvm.sh limits it to TORTURE_ALLOTED_CPUS
+#   TORTURE_JOBS       number of guests at a time (default: online CPUs)
+#   TORTURE_MEM        512M (kvm.sh's default)
+#   BUILD, RESULTS, JOBS   as for the rest of kernel-patches/
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$here/../../build}
+RESULTS=${RESULTS:-$BUILD/results}
+SRC=$BUILD/linux
+TB=$BUILD/torture
+CONFIGS=$SRC/tools/testing/selftests/rcutorture/configs/rcu
+BIN=$SRC/tools/testing/selftests/rcutorture/bin
+SCENARIOS=${TORTURE_SCENARIOS:-TREE01 TREE04 TREE07 TASKS01 TRACE01 LOCKDEP}
+MINUTES=${TORTURE_MINUTES:-10}
+LIMITS=${TORTURE_LIMITS:-1 16 256}
+QS_INTERVAL=${TORTURE_QS_INTERVAL:-50}
+MAXCPUS=${TORTURE_MAXCPUS:-8}
+MEM=${TORTURE_MEM:-512M}
+JOBS=${JOBS:-2}
+
+die() { echo "torture: $*" >&2; exit 1; }
+
+is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
+is_count "$MINUTES" || die "TORTURE_MINUTES '$MINUTES' is not a whole number of minutes"
+is_count "$QS_INTERVAL" || die "TORTURE_QS_INTERVAL '$QS_INTERVAL' is not a number of jiffies"
+is_count "$MAXCPUS" || die "TORTURE_MAXCPUS '$MAXCPUS' is not a number of CPUs"
+set -f
+read -r -a limits <<<"$LIMITS"
+set +f
+[ ${#limits[@]} -gt 0 ] || die "TORTURE_LIMITS is empty"
+for l in "${limits[@]}"; do
+	[[ $l =~ ^[0-9]+$ ]] && [ "$l" -le 1048576 ] ||
+		die "TORTURE_LIMITS: '$l' is not a cond_resched_qs_limit (0 to 1048576)"
+done
+# Torture seconds per boot: the scenario's minutes over its boots.
+secs=$(( (MINUTES * 60 + ${#limits[@]} - 1) / ${#limits[@]} ))
+
+# The upstream scenario a name stands for, and our fragments on top.
+upstream_of() {
+	case $1 in
+	LOCKDEP | KCSAN) echo TREE04 ;;
+	*) echo "$1" ;;
+	esac
+}
+extra_frags_of() {
+	case $1 in
+	LOCKDEP) echo "$here/lockdep.config" ;;
+	KCSAN) echo "$here/lockdep.config $here/kcsan.config" ;;
+	esac
+}
+check_scenario() {
+	local up
+	[[ $1 =~ ^[A-Za-z0-9_-]+$ ]] || die "scenario '$1': not a scenario name"
+	up=$(upstream_of "$1")
+	[ -f "$CONFIGS/$up" ] ||
+		die "scenario '$1': no $CONFIGS/$up (is the 6.1 tree there? make -C kernel-patches tree)"
+}
+frags_of() {
+	echo "$here/base.config $CONFIGS/CFcommon $CONFIGS/$(upstream_of "$1") $(extra_frags_of "$1")"
+}
+boot_of() {
+	local f
+	f=$CONFIGS/$(upstream_of "$1").boot
+	[ -f "$f" ] && sed -e 's/#.*//' "$f" | tr '\n' ' '
+	return 0
+}
+
+kmake() {
+	make -C "$SRC" O="$TB/$1/kernel" ARCH=x86_64 "${@:2}"
+}
+
+# build SCENARIO: tinyconfig + fragments, reconfigured only when a
+# fragment changed, then an incremental bzImage build.
+build() {
+	local s=$1 o frags sum start
+	check_scenario "$s"
+	o=$TB/$s/kernel
+	mkdir -p "$o"
+	frags=$(frags_of "$s")
+	# shellcheck disable=SC2086
+	sum=$(cat $frags | md5sum | cut -d' ' -f1)
+	if [ ! -f "$o/.config" ] || [ "$(cat "$o/frags.md5" 2>/dev/null)" != "$sum" ]; then
+		rm -f "$o/frags.md5"
+		kmake "$s" -s tinyconfig
+		# shellcheck disable=SC2086
+		(cd "$o" && KCONFIG_CONFIG=.config "$SRC/scripts/kconfig/merge_config.sh" \
+			-m -O "$o" .config $frags >merge.log)
+		kmake "$s" -s olddefconfig
+		# What the fragments ask for, and rcutorture's own #CHECK#
+		# lines, must hold after olddefconfig.
+		# shellcheck disable=SC2086
+		sed -n 's/^#CHECK#//p' $frags >"$o/check.config"
+		# shellcheck disable=SC2086
+		"$here/../check-config.sh" "$o/.config" $frags "$o/check.config" ||
+			{ rm -f "$o/.config"; die "$s: configuration does not match its fragments"; }
+		echo "$sum" >"$o/frags.md5"
+	fi
+	start=$(date +%s)
+	kmake "$s" -j"$JOBS" bzImage >"$TB/$s/build.log" 2>&1 ||
+		{ tail -20 "$TB/$s/build.log" >&2; die "$s: build failed, see $TB/$s/build.log"; }
+	echo "torture: $s built in $(( $(date +%s) - start )) s"
+}
+
+# The initrd: /init from init.c, /dev/console, packed with the tree's
+# own gen_init_cpio.
+initrd() {
+	mkdir -p "$TB"
+	[ "$TB/initrd.cpio" -nt "$here/init.c" ] && return 0
+	gcc -static -Os -Wall -o "$TB/init" "$here/init.c"
+	gcc -O2 -o "$TB/gen_init_cpio" "$SRC/usr/gen_init_cpio.c"
+	printf '%s\n' 'dir /dev 0755 0 0' 'nod /dev/console 0600 0 0 c 5 1' \
+		"file /init $TB/init 0755 0 0" >"$TB/initrd.list"
+	"$TB/gen_init_cpio" "$TB/initrd.list" >"$TB/initrd.cpio.tmp"
+	mv "$TB/initrd.cpio.tmp" "$TB/initrd.cpio"
+}
+
+# CPUs a scenario boots with: maxcpus= on its command line, else its
+# CONFIG_NR_CPUS, else one; at most TORTURE_MAXCPUS.
+cpus_of() {
+	local s=$1 n
+	n=$(boot_of "$s" | grep -o 'maxcpus=[0-9]*' | cut -d= -f2 || true)
+	[ -n "$n" ] || n=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$CONFIGS/$(upstream_of "$s")")
+	[ -n "$n" ] || n=1
+	if [ "$n" -gt "$MAXCPUS" ]; then
+		echo "torture: $s: CPU count limited from $n to $MAXCPUS" >&2
+		n=$MAXCPUS
+	fi
+	echo "$n"
+}
+
+# run SCENARIO LIMIT: one boot, its verdict in $TB/SCENARIO/limit-LIMIT/.
+run() {
+	local s=$1 l=$2 d o append ttype cpus rc start el verdict why=
+	check_scenario "$s"
+	o=$TB/$s/kernel
+	[ -f "$o/arch/x86/boot/bzImage" ] || die "$s: not built (torture.sh build $s)"
+	initrd
+	d=$TB/$s/limit-$l
+	rm -rf "$d" && mkdir -p "$d"
+	cpus=$(cpus_of "$s" 2>>"$d/warnings")
+	# kvm.sh's boot arguments for x86 and for rcutorture
+	# (functions.sh identify_qemu_append, configs/rcu/ver_functions.sh
+	# per_version_boot_params), the scenario's own, then ours.
+	append="debug_boot_weak_hash panic=-1 selinux=0 initcall_debug debug console=ttyS0"
+	append+=" $(boot_of "$s")"
+	if grep -q '^CONFIG_HOTPLUG_CPU=y' "$o/.config" && ! grep -q 'rcutorture\.onoff_interval' <<<"$append"; then
+		append+=" rcutorture.onoff_interval=1000 rcutorture.onoff_holdoff=30"
+	fi
+	grep -q 'rcutorture\.n_barrier_cbs' <<<"$append" || append+=" rcutorture.n_barrier_cbs=4"
+	grep -q 'rcutorture\.stat_interval' <<<"$append" || append+=" rcutorture.stat_interval=15"
+	append+=" rcutorture.shutdown_secs=$secs rcutorture.test_no_idle_hz=1 rcutorture.verbose=1"
+	append+=" rcutorture.qs_tunable_interval=$QS_INTERVAL rcutree.cond_resched_qs_limit=$l"
+	echo "$append" >"$d/append"
+	ttype=$(grep -o 'rcutorture\.torture_type=[^ ]*' <<<"$append" | tail -1 | cut -d= -f2)
+	ttype=${ttype:-rcu}
+	echo "torture: $s limit $l: $cpus CPUs, $secs s of torture" >&2
+	start=$(date +%s)
+	# Single-threaded TCG: multi-threaded TCG of QEMU 7.2 oopses on
+	# int3 when a static key flips while another vCPU runs the site,
+	# and qs_tunable_interval flips the limit's key all the time.
+	rc=0
+	timeout -k 10 $(( secs + 900 )) qemu-system-x86_64 -accel tcg,thread=single \
+		-smp "$cpus" -m "$MEM" -nodefaults -display none -monitor none \
+		-no-reboot -kernel "$o/arch/x86/boot/bzImage" -initrd "$TB/initrd.cpio" \
+		-append "$append" -serial "file:$d/console.log" </dev/null || rc=$?
+	el=$(( $(date +%s) - start ))
+	# Upstream's verdict: leaves console.log.diags when anything is wrong.
+	(cd "$d" && PATH=$BIN:$PATH TORTURE_SUITE=rcu parse-console.sh "$d/console.log" "$s/limit-$l") \
+		>"$d/parse.out" 2>&1 || true
+	if [ "$rc" -ne 0 ]; then
+		why="qemu exited $rc (124: still running after $(( secs + 900 )) s)"
+	elif [ -s "$d/console.log.diags" ]; then
+		why=$(sed -e 's/\x1b\[[0-9;]*m//g' "$d/console.log.diags" | head -3 | tr '\n' ' ')
+	elif ! grep -q 'End of test: SUCCESS' "$d/console.log"; then
+		why="no 'End of test: SUCCESS'"
+	elif grep -q "invalid for parameter\|Unknown kernel command line parameters.*rcu" "$d/console.log"; then
+		why="a boot parameter was refused: $(grep -m1 "invalid for parameter\|Unknown kernel command line parameters.*rcu" "$d/console.log")"
+	elif [ "$ttype" = rcu ] &&
+	     ! grep -Eq 'rcu-torture: qs_tunables: [1-9][0-9]* writes' "$d/console.log"; then
+		why="torture_type=rcu rewrote no tunable: $(grep -m1 'qs_tunables:' "$d/console.log" || echo 'no qs_tunables line')"
+	elif grep -q 'qs_tunables: .*\(written by another\|cannot restore\)' "$d/console.log"; then
+		# The guest has no user space to write a tunable: rcutorture
+		# found a value it did not write, or could not put one back.
+		why="$(grep -m1 'qs_tunables: .*\(written by another\|cannot restore\)' "$d/console.log" | sed 's/^\[[^]]*\] //')"
+	elif [ "$ttype" != rcu ] &&
+	     ! grep -q "$ttype-torture: qs_tunables: for torture_type=rcu only" "$d/console.log"; then
+		why="torture_type=$ttype rewrote the tunables, or did not say it leaves them alone"
+	fi
+	if [ -z "$why" ]; then verdict=ok; else verdict="not ok"; fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$verdict" "$s" "$l" "$secs" "$el" "$why" >"$d/verdict"
+	echo "torture: $s limit $l: $verdict in $el s${why:+: $why}"
+	[ "$verdict" = ok ]
+}
+
+# report: TAP over every boot of TORTURE_SCENARIOS x TORTURE_LIMITS, and
+# the table the cover letter quotes.
+report() {
+	local s l v n=0 bad=0 tap=$RESULTS/torture.tap txt=$RESULTS/torture.txt
+	mkdir -p "$RESULTS"
+	{
+		for s in $SCENARIOS; do for l in "${limits[@]}"; do n=$((n + 1)); done; done
+		echo "1..$n"
+		n=0
+		for s in $SCENARIOS; do
+			for l in "${limits[@]}"; do
+				n=$((n + 1))
+				v=$TB/$s/limit-$l/verdict
+				if [ -f "$v" ] && [ "$(cut -f1 "$v")" = ok ]; then
+					echo "ok $n - $s limit $l: $(cut -f4 "$v") s SUCCESS, no splat"
+				else
+					echo "not ok $n - $s limit $l: $( [ -f "$v" ] && cut -f6 "$v" || echo 'not run')"
+				fi
+			done
+		done
+	} >"$tap"
+	{
+		echo "make torture: 6.1 series, $(date -u +%Y-%m-%d), TORTURE_MINUTES=$MINUTES, limits ${limits[*]}, qs_tunable_interval=$QS_INTERVAL"
+		printf '%-9s %5s %s\n' scenario CPUs "torture seconds per limit (verdict)"
+		for s in $SCENARIOS; do
+			printf '%-9s %5s' "$s" "$(cpus_of "$s" 2>/dev/null)"
+			for l in "${limits[@]}"; do
+				v=$TB/$s/limit-$l/verdict
+				if [ -f "$v" ]; then
+					printf ' %s:%ss(%s)' "$l" "$(cut -f4 "$v")" "$(cut -f1 "$v")"
+				else
+					printf ' %s:-' "$l"
+				fi
+			done
+			echo
+		done
+	} >"$txt"
+	cat "$txt"
+	bad=$(grep -c '^not ok' "$tap" || true)
+	echo "torture: $(grep -c '^ok' "$tap") ok, $bad not ok ($tap)"
+	[ "$bad" -eq 0 ]
+}
+
+# all: build the scenarios one after the other, and boot each built one
+# while the next builds, TORTURE_JOBS guests at a time.
+all() {
+	local s l q rc=0
+	for s in $SCENARIOS; do check_scenario "$s"; done
+	initrd
+	q=$TB/queue
+	rm -f "$q" && mkfifo "$q"
+	{
+		for s in $SCENARIOS; do
+			if build "$s" >&2; then
+				for l in "${limits[@]}"; do echo "$s $l"; done
+			fi
+		done
+	} >"$q" &
+	xargs -P "${TORTURE_JOBS:-$(nproc)}" -L1 "$0" run <"$q" || true
+	wait $! || rc=1
+	rm -f "$q"
+	report || rc=1
+	return $rc
+}
+
+case ${1:-} in
+build) [ $# -eq 2 ] || die "usage: torture.sh build SCENARIO"; build "$2" ;;
+run) [ $# -eq 3 ] || die "usage: torture.sh run SCENARIO LIMIT"
+	[[ $3 =~ ^[0-9]+$ ]] && [ "$3" -le 1048576 ] || die "limit '$3' is not 0 to 1048576"
+	run "$2" "$3" ;;
+report) report ;;
+all) all ;;
+*) die "usage: torture.sh build SCENARIO | run SCENARIO LIMIT | report | all" ;;
+esac
