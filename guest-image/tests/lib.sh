@@ -6,7 +6,13 @@
 
 P=/sys/module/rcutree/parameters
 Q=/sys/kernel/rcu_qs
-COUNTERS="gp_completed limit_qs urgent_qs resched_kicks cbs_invoked"
+# The counters of /sys/kernel/rcu_qs/ the series has on this kernel: 7.3's
+# has no limit, so no limit_qs, and counts rcutree.jiffies_till_nohz_qs's
+# requests (kernel-patches/7.3/README).
+case $(uname -r) in
+7.*) COUNTERS="gp_completed urgent_qs resched_kicks nohz_qs_asks nohz_qs_reports cbs_invoked" ;;
+*) COUNTERS="gp_completed limit_qs urgent_qs resched_kicks cbs_invoked" ;;
+esac
 HZ=250	# CONFIG_HZ_250 in both test kernels (kernel-patches/config)
 RCUQS_LIB=${RCUQS_LIB:-/usr/lib/rcuqs-test}
 
