@@ -13,7 +13,8 @@
 # tunables itself while rcuqs-ctl set-profile switches every 100 ms) when
 # RCUQS_TORTURE lists the variant (default: none dynamic dynamic-6.12; RCUQS_TORTURE=
 # skips it and boots 'bootargs-linux-3.16' instead; RCUQS_TORTURE_SECS sets
-# its length, 60). rcuqs.test_active=P records P as the active profile
+# its length, 60), and on 7.3 'nohz-qs' (46-nohz-qs.sh, CPUs 2-3
+# nohz_full). rcuqs.test_active=P records P as the active profile
 # before rcuqs.service looks (units/rcuqs-test-active.service).
 set -uo pipefail
 v=${1:?usage: check-guest.sh VARIANT}
@@ -81,6 +82,12 @@ case " $torture " in
 	# shellcheck disable=SC2046
 	boot bootargs-$p $(bootargs $p) systemd.mask=rcuqs.service rcuqs.test_active=$p
 	;;
+esac
+
+# 7.3 only: rcutree.jiffies_till_nohz_qs against jiffies_till_sched_qs=1
+# and the no-loop floor, a kernel loop on nohz_full CPU 2 (46-nohz-qs).
+case $v in
+*-7.3) boot nohz-qs nohz_full=2-3 ;;
 esac
 
 echo "# guest $v: $(($(date +%s) - start)) s in all" >>"$body"
