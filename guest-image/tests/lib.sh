@@ -97,6 +97,14 @@ sched_qs_max() {
 	echo $((t * HZ / 2 - 1))
 }
 
+# has_limit: the kernel has rcutree.cond_resched_qs_limit; 7.3's series
+# has not (cond_resched() never runs on x86 there, kernel-patches/7.3/
+# README). no_limit_skip DESC: DESC as a TAP skip that says so.
+has_limit() { [ -e "$P/cond_resched_qs_limit" ]; }
+no_limit_skip() {
+	ok "$1 # SKIP no rcutree.cond_resched_qs_limit on $(uname -r): no cond_resched() limit there (kernel-patches/7.3/README)"
+}
+
 # The rcuqs_loop test module: loading it runs the loop (see its source).
 M=/sys/module/rcuqs_loop/parameters
 declare -A c0 c1 d
