@@ -9,6 +9,7 @@
 # Asserted: ratios of latencies measured side by side, never a time; p50
 # for the effect, p99 only as "no worse" (see near_floor).
 . "$RCUQS_LIB/lib.sh"
+has_limit || { no_limit_skip "the cond_resched() limit's effect on a nohz_full loop (46-nohz-qs measures jiffies_till_nohz_qs's)"; exit 0; }
 
 LIMIT=256	# rcuqs-ctl/profiles/latency.profile
 ROUNDS=${RCUQS_EFFECT_ROUNDS:-4}

@@ -6,7 +6,13 @@
 
 P=/sys/module/rcutree/parameters
 Q=/sys/kernel/rcu_qs
-COUNTERS="gp_completed limit_qs urgent_qs resched_kicks cbs_invoked"
+# The counters of /sys/kernel/rcu_qs/ the series has on this kernel: 7.3's
+# has no limit, so no limit_qs, and counts rcutree.jiffies_till_nohz_qs's
+# requests (kernel-patches/7.3/README).
+case $(uname -r) in
+7.*) COUNTERS="gp_completed urgent_qs resched_kicks nohz_qs_asks nohz_qs_reports cbs_invoked" ;;
+*) COUNTERS="gp_completed limit_qs urgent_qs resched_kicks cbs_invoked" ;;
+esac
 HZ=250	# CONFIG_HZ_250 in both test kernels (kernel-patches/config)
 RCUQS_LIB=${RCUQS_LIB:-/usr/lib/rcuqs-test}
 
@@ -89,6 +95,14 @@ sched_qs_max() {
 	t=$(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)
 	[ -e /proc/lockdep ] && t=$((t + 5))
 	echo $((t * HZ / 2 - 1))
+}
+
+# has_limit: the kernel has rcutree.cond_resched_qs_limit; 7.3's series
+# has not (cond_resched() never runs on x86 there, kernel-patches/7.3/
+# README). no_limit_skip DESC: DESC as a TAP skip that says so.
+has_limit() { [ -e "$P/cond_resched_qs_limit" ]; }
+no_limit_skip() {
+	ok "$1 # SKIP no rcutree.cond_resched_qs_limit on $(uname -r): no cond_resched() limit there (kernel-patches/7.3/README)"
 }
 
 # The rcuqs_loop test module: loading it runs the loop (see its source).
