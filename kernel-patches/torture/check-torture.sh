@@ -102,6 +102,10 @@ judge "not ok" "a refused rcutree boot parameter" \
 judge "not ok" "an unknown rcu boot parameter" \
 	"$(mklog unknown rcu '[    0.06] Unknown kernel command line parameters "rcutree.cond_resched_qs_limt=16", will be passed to user space.')" \
 	rcu 0 'refused'
+judge "not ok" "a nohz_full= range beyond the guest's CPUs" \
+	"$(mklog nohz rcu '[    0.000000] Housekeeping: nohz_full= or isolcpus= incorrect CPU range' \
+		'[    0.06] Unknown kernel command line parameters "selinux=0 nohz_full=2-9", will be passed to user space.')" \
+	rcu 0 'refused'
 judge ok "an unknown non-RCU boot parameter (selinux=0 without SELinux)" \
 	"$(mklog selinux rcu '[    0.06] Unknown kernel command line parameters "selinux=0", will be passed to user space.')" rcu 0
 judge "not ok" "a tunable found rewritten (no one else writes in the guest)" \

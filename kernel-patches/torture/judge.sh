@@ -11,7 +11,9 @@
 # lockdep report or stall. Then ours:
 #   - QEMU_STATUS 0: the guest powered itself off (rcutorture's
 #     shutdown_secs) before the timeout;
-#   - no rcutree or rcutorture boot parameter was refused;
+#   - no rcutree, rcutorture or nohz_full boot parameter was refused (a
+#     nohz_full= range beyond the guest's CPUs is refused, and the
+#     scenario then runs without nohz_full);
 #   - torture_type=rcu rewrote the tunables (qs_tunable_interval), and
 #     found at the end nothing it had not written itself: the guest has
 #     no user space to write a tunable, so "written by another" or
@@ -33,7 +35,7 @@ if [ -s "$console.diags" ]; then
 	bad "$(sed -e 's/\x1b\[[0-9;]*m//g' "$console.diags" | head -3 | tr '\n' ' ')"
 fi
 grep -aq 'End of test: SUCCESS' "$console" || bad "no 'End of test: SUCCESS'"
-refused='invalid for parameter\|Unknown kernel command line parameters.*rcu'
+refused='invalid for parameter\|Unknown kernel command line parameters.*\(rcu\|nohz\)\|Housekeeping: .*incorrect CPU range'
 grep -aq -e "$refused" "$console" && bad "a boot parameter was refused: $(first "$refused")"
 stray='qs_tunables: .*\(written by another\|cannot restore\)'
 grep -aq -e "$stray" "$console" && bad "$(first "$stray")"

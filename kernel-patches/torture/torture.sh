@@ -34,8 +34,10 @@
 #                      the limits
 #   TORTURE_LIMITS     1 16 256
 #   TORTURE_QS_INTERVAL  50 (jiffies; rcutorture.qs_tunable_interval)
-#   TORTURE_MAXCPUS    8: a scenario asking for more CPUs gets this many,
-#                      as kvm.sh limits it to TORTURE_ALLOTED_CPUS
+#   TORTURE_MAXCPUS    16: a scenario asking for more CPUs gets this many,
+#                      as kvm.sh limits it to TORTURE_ALLOTED_CPUS (TCG
+#                      runs any number of vCPUs, slowly; 16 is TREE07's,
+#                      whose nohz_full=2-9 a smaller guest refuses)
 #   TORTURE_JOBS       number of guests at a time (default: online CPUs)
 #   TORTURE_MEM        512M (kvm.sh's default)
 #   BUILD, RESULTS, JOBS   as for the rest of kernel-patches/
@@ -51,7 +53,7 @@ SCENARIOS=${TORTURE_SCENARIOS:-TREE01 TREE04 TREE07 TASKS01 TRACE01 LOCKDEP}
 MINUTES=${TORTURE_MINUTES:-10}
 LIMITS=${TORTURE_LIMITS:-1 16 256}
 QS_INTERVAL=${TORTURE_QS_INTERVAL:-50}
-MAXCPUS=${TORTURE_MAXCPUS:-8}
+MAXCPUS=${TORTURE_MAXCPUS:-16}
 MEM=${TORTURE_MEM:-512M}
 JOBS=${JOBS:-2}
 
