@@ -92,16 +92,6 @@ for key in floor off jtsq1 nohzqs1 off/sys jtsq1/sys nohzqs1/sys; do
 		"  per s: asks$(printf ' %s' ${asks[$key]}) reports$(printf ' %s' ${reps[$key]}) IPIs(RES+CAL)$(printf ' %s' ${ipi[$key]})"
 done
 
-# ratio_le A B NUM DEN DESC: A * DEN <= B * NUM (A at most NUM/DEN of B).
-ratio_le() {
-	if [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && (($1 * $4 <= $2 * $3)); then
-		ok "$5"
-	else
-		nok "$5"
-		diag "got $1 us against $2 us, want at most $3/$4"
-	fi
-}
-
 for w in "" /sys; do
 	what="kthread loop"
 	[ -n "$w" ] && what="system-call loop"

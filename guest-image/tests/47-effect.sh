@@ -67,16 +67,6 @@ for key in "${!p50[@]}"; do
 		"  max ms$(for v in ${max[$key]}; do printf ' %s' "$(ms $v)"; done)"
 done
 
-# ratio_le A B NUM DEN DESC: A * DEN <= B * NUM (A at most NUM/DEN of B).
-ratio_le() {
-	if [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && (($1 * $4 <= $2 * $3)); then
-		ok "$5"
-	else
-		nok "$5"
-		diag "got $1 us against $2 us, want at most $3/$4"
-	fi
-}
-
 # The floor: no loop at all. p50 moves in whole jiffies (4 ms): 16 ms for
 # the floor and for a report that reaches the tree at once, 24 ms for one
 # that waits for two FQS scans (a momentary EQS), so 1.5x tells them

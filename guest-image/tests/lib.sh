@@ -144,6 +144,17 @@ loop() {
 
 # median N...: the middle value of the integers N (the lower middle for an
 # even count), without forking.
+# ratio_le A B NUM DEN DESC: ok when A * DEN <= B * NUM (A, in us, at
+# most NUM/DEN of B): the effect tests' same-boot comparisons.
+ratio_le() {
+	if [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && (($1 * $4 <= $2 * $3)); then
+		ok "$5"
+	else
+		nok "$5"
+		diag "got $1 us against $2 us, want at most $3/$4"
+	fi
+}
+
 median() {
 	local -a v=("$@")
 	local i j t
