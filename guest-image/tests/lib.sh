@@ -221,16 +221,33 @@ json_num() { sed -n 's/.*"'"$2"'":\([0-9]*\).*/\1/p' <<<"$1"; }
 # The benchmarks' helpers (bench-latency, bench-open1).
 
 # profile_values NAME: "param=value ..." that profile NAME sets in rcutree,
-# default's values first (every shipped profile includes default).
+# its include's first, as rcuqs-ctl reads it (rcuqs.profile(5)): of a line
+# of alternatives ("A=x || B=y"), the first this kernel has in $P.
 profile_values() {
-	local f k v out="" files=$PROFILES/default.profile
-	[ "$1" = default ] || files="$files $PROFILES/$1.profile"
-	for f in $files; do
-		[ -f "$f" ] || { echo "no profile $f" >&2; return 1; }
-		while IFS='=' read -r k v; do
-			case $k in rcutree.*) out="$out ${k#rcutree.}=$v" ;; esac
-		done <"$f"
-	done
+	local f=$PROFILES/$1.profile line alt k out="" n
+	local -a alts
+	[ -f "$f" ] || { echo "no profile $f" >&2; return 1; }
+	while IFS= read -r line; do
+		case $line in include=*) out=$(profile_values "${line#include=}") || return 1 ;; esac
+	done <"$f"
+	while IFS= read -r line; do
+		case $line in rcutree.*) ;; *) continue ;; esac
+		alts=()
+		while [ -n "$line" ]; do
+			alt=${line%%||*}
+			[ "$alt" = "$line" ] && line="" || line=${line#*||}
+			alt=${alt#"${alt%%[![:space:]]*}"} alt=${alt%"${alt##*[![:space:]]}"}
+			alts+=("$alt")
+		done
+		n=${#alts[@]}
+		for alt in "${alts[@]}"; do
+			k=${alt%%=*} k=${k#rcutree.}
+			if [ "$n" = 1 ] || [ -e "$P/$k" ]; then
+				out="$out $k=${alt#*=}"
+				break
+			fi
+		done
+	done <"$f"
 	echo "$out"
 }
 
