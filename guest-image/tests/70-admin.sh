@@ -93,7 +93,9 @@ for p in throughput latency; do
 	check "$p: status: gp_completed grows under the loop (+$tg)" test "$tg" -gt 0
 	pv=()
 	profile_load "$p"
-	if [ "${pv[rcutree.cond_resched_qs_limit]:-0}" = 0 ]; then
+	if ! has_limit; then
+		no_limit_skip "$p: limit_qs in status"
+	elif [ "${pv[rcutree.cond_resched_qs_limit]:-0}" = 0 ]; then
 		is "$dl" 0 "$p (no limit): status --json: limit_qs does not move"
 		is "$tl" 0 "$p (no limit): status: limit_qs does not move"
 	else
@@ -111,7 +113,8 @@ done
 keys=$(tr '\0' '\n' </lib/modules/"$(uname -r)"/modules.builtin.modinfo)
 out=$(rcuqs-ctl params 2>&1)
 json=$(rcuqs-ctl --json params 2>&1)
-for p in jiffies_till_sched_qs cond_resched_qs_limit; do
+for p in jiffies_till_sched_qs cond_resched_qs_limit jiffies_till_nohz_qs; do
+	[ -e "$P/$p" ] || continue
 	kdesc=$(sed -n "s/^tree\.parm=$p://p" <<<"$keys")
 	check "params shows the kernel's description of $p: '$kdesc'" \
 		eval '[ -n "$kdesc" ] && grep -F "rcutree.$p" <<<"$out" | grep -qF -- "$kdesc"'

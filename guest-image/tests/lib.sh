@@ -178,19 +178,35 @@ shipped_profiles() {	# the names of the shipped profiles
 
 # profile_load NAME: pv[KEY]=VALUE for every kernel parameter the shipped
 # profile NAME sets, includes first, later lines winning: read here
-# without rcuqs-ctl, so that the tool is checked against the files.
+# without rcuqs-ctl, so that the tool is checked against the files. Of a
+# line of alternatives, "A=x || B=y" (rcuqs.profile(5)), the first whose
+# parameter this kernel has in /sys/module.
 declare -A pv
 profile_load() {
-	local line k v
+	local line k v alt n
+	local -a alts
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in '' | '#'* | ';'*) continue ;; esac
-		k=${line%%=*} v=${line#*=}
-		k=${k//[[:space:]]/}
-		v=${v#"${v%%[![:space:]]*}"} v=${v%"${v##*[![:space:]]}"}
-		case $k in
-		include) profile_load "$v" ;;
-		rcutree.* | rcupdate.*) pv[$k]=$v ;;
-		esac
+		alts=()
+		while [ -n "$line" ]; do
+			alt=${line%%||*}
+			[ "$alt" = "$line" ] && line="" || line=${line#*||}
+			alts+=("$alt")
+		done
+		n=${#alts[@]}
+		for alt in "${alts[@]}"; do
+			k=${alt%%=*} v=${alt#*=}
+			k=${k//[[:space:]]/}
+			v=${v#"${v%%[![:space:]]*}"} v=${v%"${v##*[![:space:]]}"}
+			case $k in
+			include) profile_load "$v" ;;
+			rcutree.* | rcupdate.*)
+				[ "$n" = 1 ] || [ -e "/sys/module/${k%%.*}/parameters/${k#*.}" ] || continue
+				pv[$k]=$v
+				;;
+			esac
+			break
+		done
 	done <"$PROFILES/$1.profile"
 }
 
@@ -220,34 +236,16 @@ json_num() { sed -n 's/.*"'"$2"'":\([0-9]*\).*/\1/p' <<<"$1"; }
 
 # The benchmarks' helpers (bench-latency, bench-open1).
 
-# profile_values NAME: "param=value ..." that profile NAME sets in rcutree,
-# its include's first, as rcuqs-ctl reads it (rcuqs.profile(5)): of a line
-# of alternatives ("A=x || B=y"), the first this kernel has in $P.
+# profile_values NAME: "param=value ..." that profile NAME sets in rcutree
+# (profile_load's reading, prefix dropped).
 profile_values() {
-	local f=$PROFILES/$1.profile line alt k out="" n
-	local -a alts
-	[ -f "$f" ] || { echo "no profile $f" >&2; return 1; }
-	while IFS= read -r line; do
-		case $line in include=*) out=$(profile_values "${line#include=}") || return 1 ;; esac
-	done <"$f"
-	while IFS= read -r line; do
-		case $line in rcutree.*) ;; *) continue ;; esac
-		alts=()
-		while [ -n "$line" ]; do
-			alt=${line%%||*}
-			[ "$alt" = "$line" ] && line="" || line=${line#*||}
-			alt=${alt#"${alt%%[![:space:]]*}"} alt=${alt%"${alt##*[![:space:]]}"}
-			alts+=("$alt")
-		done
-		n=${#alts[@]}
-		for alt in "${alts[@]}"; do
-			k=${alt%%=*} k=${k#rcutree.}
-			if [ "$n" = 1 ] || [ -e "$P/$k" ]; then
-				out="$out $k=${alt#*=}"
-				break
-			fi
-		done
-	done <"$f"
+	local k out=""
+	local -A pv=()
+	[ -f "$PROFILES/$1.profile" ] || { echo "no profile $PROFILES/$1.profile" >&2; return 1; }
+	profile_load "$1"
+	for k in "${!pv[@]}"; do
+		case $k in rcutree.*) out="$out ${k#rcutree.}=${pv[$k]}" ;; esac
+	done
 	echo "$out"
 }
 
