@@ -12,9 +12,7 @@
 
 preemptible=0
 uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1
-# The series' second knob: the limit, or 7.3's jiffies_till_nohz_qs.
-second=cond_resched_qs_limit
-has_limit || second=jiffies_till_nohz_qs
+second=$(knob2)
 old_2nd=$(param $second) old_jtsq=$(param jiffies_till_sched_qs)
 # The loop of 47-effect (ndelay(1000); cond_resched();), synchronize_rcu()
 # timed from CPU 0 every 5 ms: CPU 2 sees no context switch of its own.

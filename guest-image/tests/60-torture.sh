@@ -12,10 +12,8 @@
 secs=${RCUQS_TORTURE_SECS:-$(cmdline_arg rcuqs.torture_secs || echo 60)}
 args="torture_type=rcu stat_interval=15 onoff_interval=3 onoff_holdoff=5 verbose=0"
 args="$args qs_tunable_interval=50"
-# The series' second tunable: the limit on 6.1 and 6.12, on 7.3
-# jiffies_till_nohz_qs (rcutorture rewrites whichever the kernel has).
-second=cond_resched_qs_limit
-has_limit || second=jiffies_till_nohz_qs
+# The series' second tunable (rcutorture rewrites whichever the kernel has).
+second=$(knob2)
 before="$(param jiffies_till_sched_qs) $(param $second)"
 diag "modprobe rcutorture $args; set-profile every 100 ms for $secs s"
 out=$(modprobe rcutorture $args 2>&1)

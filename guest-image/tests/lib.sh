@@ -101,6 +101,9 @@ sched_qs_max() {
 # has not (cond_resched() never runs on x86 there, kernel-patches/7.3/
 # README). no_limit_skip DESC: DESC as a TAP skip that says so.
 has_limit() { [ -e "$P/cond_resched_qs_limit" ]; }
+# knob2: the series' second runtime knob on this kernel: the cond_resched()
+# limit (6.1, 6.12), or 7.3's jiffies_till_nohz_qs.
+knob2() { if has_limit; then echo cond_resched_qs_limit; else echo jiffies_till_nohz_qs; fi; }
 no_limit_skip() {
 	ok "$1 # SKIP no rcutree.cond_resched_qs_limit on $(uname -r): no cond_resched() limit there (kernel-patches/7.3/README)"
 }
