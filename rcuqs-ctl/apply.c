@@ -17,7 +17,8 @@ size_t changes_from_profile(const struct profile *p, struct change c[N_TUNABLES]
 	size_t n = 0;
 
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		if (!p->set[i].value[0] || !tunable_runtime(&tunables[i]))
+		if (!p->set[i].value[0] || !tunable_runtime(&tunables[i]) ||
+		    p->set[i].here == HERE_OTHER)
 			continue;
 		memset(&c[n], 0, sizeof(c[n]));
 		c[n].t = &tunables[i];

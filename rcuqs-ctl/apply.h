@@ -91,7 +91,10 @@ size_t changes_add_restores(struct change *c, size_t n, char orig[N_TUNABLES][VA
 int original_prepare(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX],
 		     const struct change *c, size_t n, struct pending_file *pf);
 
-/* The runtime settings of a profile as changes; returns how many. */
+/*
+ * The runtime settings of a profile as changes, but alternatives not
+ * taken on this kernel (profile_here()); returns how many.
+ */
 size_t changes_from_profile(const struct profile *p, struct change c[N_TUNABLES]);
 
 #endif

@@ -12,6 +12,7 @@
 #include "bootcfg.h"
 #include "cmd.h"
 #include "drift.h"
+#include "here.h"
 #include "kernel.h"
 #include "lock.h"
 #include "log.h"
@@ -142,6 +143,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		json_open(&j, NULL, '{');
 		json_str(&j, "profile", p->name);
 		changes_json(c, n, &j);
+		here_json(ctx, p, &j);
 		json_str(&j, "recorded", ACTIVE_FILE);
 		json_open(&j, "boot_files", '[');
 		json_str(&j, NULL, GRUB_DROPIN);
@@ -153,6 +155,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		json_open(&j, "needs_reboot", '[');
 	} else {
 		changes_print(c, n, stdout);
+		here_print(ctx, p, "", stdout);
 		printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
 		if (b->grub_same && !kinstall)
 			printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
@@ -196,21 +199,25 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 }
 
 /* The changes of apply and set, with the profile applied if any. */
-static void report_changes(const struct rcuqs_ctx *ctx, const char *profile,
+static void report_changes(const struct rcuqs_ctx *ctx, const struct profile *p,
 			   const struct change *c, size_t n)
 {
 	struct json j = { .f = stdout };
 
 	if (!ctx->json) {
 		changes_print(c, n, stdout);
-		if (profile)
-			printf("profile '%s' applied\n", profile);
+		if (p) {
+			here_print(ctx, p, "", stdout);
+			printf("profile '%s' applied\n", p->name);
+		}
 		return;
 	}
 	json_open(&j, NULL, '{');
-	if (profile)
-		json_str(&j, "profile", profile);
+	if (p)
+		json_str(&j, "profile", p->name);
 	changes_json(c, n, &j);
+	if (p)
+		here_json(ctx, p, &j);
 	json_close(&j, '}');
 	json_end(&j);
 }
@@ -240,6 +247,9 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return exit_status(fd);
 	r = profile_load(ctx, argv[1], &p);
 	if (r < 0)
+		goto out;
+	profile_here(ctx, &p);
+	if ((r = profile_require_here(&p)) < 0)
 		goto out;
 	from = log_profile_name(ctx, was, sizeof(was));
 	/* Everything that could fail is written aside first... */
@@ -322,6 +332,9 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = profile_load(ctx, name, &p);
 	if (r < 0)
 		goto out;
+	profile_here(ctx, &p);
+	if ((r = profile_require_here(&p)) < 0)
+		goto out;
 	/*
 	 * At boot: what set-profile left, restores included. The profile may
 	 * have been edited or upgraded since: what it now changes first is
@@ -337,7 +350,7 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	if (r == 0) {
 		pending_done(&origf);
 		record_adjusted(ctx, c, n);
-		report_changes(ctx, p.name, c, n);
+		report_changes(ctx, &p, c, n);
 		warn_limit(ctx, c, n);
 		log_switch(ctx, "apply", p.name, p.name, c, n, false);
 	} else {

@@ -10,6 +10,7 @@
 #include "apply.h"
 #include "bootcfg.h"
 #include "drift.h"
+#include "here.h"
 #include "sysfs.h"
 
 bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline, char *val,
@@ -24,7 +25,7 @@ bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline, c
 
 const char *expected_value(const struct profile *p, char orig[N_TUNABLES][VALUE_MAX], size_t i)
 {
-	if (p && p->set[i].value[0])
+	if (p && p->set[i].value[0] && p->set[i].here != HERE_OTHER)
 		return p->set[i].value;
 	if (orig[i][0] && tunable_runtime(&tunables[i]))
 		return orig[i];
@@ -58,6 +59,7 @@ int active_drift(const struct rcuqs_ctx *ctx, char *name, size_t len, size_t *nd
 	r = profile_load(ctx, name, &p);
 	if (r == 0)
 		r = original_read(ctx, orig);
+	profile_here(ctx, &p);
 	if (r < 0) {
 		profile_free(&p);
 		return r;

@@ -16,7 +16,8 @@
 bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline, char *val,
 		   size_t len);
 /*
- * What tunable i should be: the profile's value, or for a runtime
+ * What tunable i should be: the profile's value (an alternative not taken
+ * here is none: profile_here() first), or for a runtime
  * parameter it does not set that rcuqs changed before, the value it had
  * then (set-profile put it back). NULL when rcuqs does not manage it.
  */
