@@ -11,16 +11,17 @@
 # prints, rcuqs.service masked) and 'torture' (the same for linux-3.16,
 # then rcutorture with CPU hotplug, CPUs 1-3 nohz_full, rewriting the
 # tunables itself while rcuqs-ctl set-profile switches every 100 ms) when
-# RCUQS_TORTURE lists the variant (default: none dynamic dynamic-6.12; RCUQS_TORTURE=
+# RCUQS_TORTURE lists the variant (default: none dynamic dynamic-6.12 lazy-7.3; RCUQS_TORTURE=
 # skips it and boots 'bootargs-linux-3.16' instead; RCUQS_TORTURE_SECS sets
-# its length, 60). rcuqs.test_active=P records P as the active profile
+# its length, 60), and on 7.3 'nohz-qs' (46-nohz-qs.sh, CPUs 2-3
+# nohz_full). rcuqs.test_active=P records P as the active profile
 # before rcuqs.service looks (units/rcuqs-test-active.service).
 set -uo pipefail
 v=${1:?usage: check-guest.sh VARIANT}
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$(cd "$here/.." && pwd)/build}
 RESULTS=${RESULTS:-$BUILD/results}
-torture=${RCUQS_TORTURE-none dynamic dynamic-6.12}
+torture=${RCUQS_TORTURE-none dynamic dynamic-6.12 lazy-7.3}
 mkdir -p "$RESULTS" "$BUILD/guest-$v"
 body=$BUILD/guest-$v/all.body
 : >"$body"
@@ -81,6 +82,12 @@ case " $torture " in
 	# shellcheck disable=SC2046
 	boot bootargs-$p $(bootargs $p) systemd.mask=rcuqs.service rcuqs.test_active=$p
 	;;
+esac
+
+# 7.3 only: rcutree.jiffies_till_nohz_qs against jiffies_till_sched_qs=1
+# and the no-loop floor, a kernel loop on nohz_full CPU 2 (46-nohz-qs).
+case $v in
+*-7.3) boot nohz-qs nohz_full=2-3 ;;
 esac
 
 echo "# guest $v: $(($(date +%s) - start)) s in all" >>"$body"

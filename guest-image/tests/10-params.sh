@@ -10,7 +10,12 @@ mode_is() {	# FILE MODE
 }
 
 mode_is $P/jiffies_till_sched_qs 644
-mode_is $P/cond_resched_qs_limit 644
+if has_limit; then
+	mode_is $P/cond_resched_qs_limit 644
+else
+	no_limit_skip "$P/cond_resched_qs_limit exists with mode 644"
+	mode_is $P/jiffies_till_nohz_qs 644
+fi
 mode_is $P/jiffies_to_sched_qs 444
 check "$Q is a directory" test -d $Q
 for c in $COUNTERS; do
@@ -52,7 +57,9 @@ else
 	is "$t" "$boot" "jiffies_to_sched_qs is the computed value of the boot log ($boot)"
 	is "$j" auto "jiffies_till_sched_qs reads 'auto' when not set"
 fi
-if cl=$(cmdline_arg rcutree.cond_resched_qs_limit); then
+if ! has_limit; then
+	no_limit_skip "cond_resched_qs_limit shows the command-line value or 0"
+elif cl=$(cmdline_arg rcutree.cond_resched_qs_limit); then
 	is "$l" "$cl" "cond_resched_qs_limit shows the command-line value $cl"
 else
 	is "$l" 0 "cond_resched_qs_limit is 0 (off) by default"

@@ -53,9 +53,20 @@ setp jiffies_till_next_fqs "$next"
 setp jiffies_till_sched_qs auto
 is "$(param jiffies_to_sched_qs)" "$boot_to" "back to the boot value after restoring jiffies_till_next_fqs=$next"
 
-for v in 0 1 1048576 256 "100
+if has_limit; then
+	for v in 0 1 1048576 256 "100
 " 0; do
-	setp cond_resched_qs_limit "$v"
-	v=${v%$'\n'}
-	is "$(param cond_resched_qs_limit)" "$v" "cond_resched_qs_limit=$v reads back"
-done
+		setp cond_resched_qs_limit "$v"
+		v=${v%$'\n'}
+		is "$(param cond_resched_qs_limit)" "$v" "cond_resched_qs_limit=$v reads back"
+	done
+else
+	no_limit_skip "cond_resched_qs_limit takes its whole range at runtime"
+	# 7.3: jiffies_till_nohz_qs, 0 to the bound of jiffies_till_sched_qs.
+	for v in 1 "$(sched_qs_max)" 25 "3
+" 0; do
+		setp jiffies_till_nohz_qs "$v"
+		v=${v%$'\n'}
+		is "$(param jiffies_till_nohz_qs)" "$v" "jiffies_till_nohz_qs=$v reads back"
+	done
+fi

@@ -46,14 +46,35 @@ try() {
 
 # Start from values that differ from the defaults, so "unchanged" shows.
 setp jiffies_till_sched_qs 40
-setp cond_resched_qs_limit 300
-is "$(param jiffies_till_sched_qs)/$(param cond_resched_qs_limit)" 40/300 "start values set"
+if has_limit; then
+	setp cond_resched_qs_limit 300
+	is "$(param jiffies_till_sched_qs)/$(param cond_resched_qs_limit)" 40/300 "start values set"
+else
+	is "$(param jiffies_till_sched_qs)" 40 "start value set"
+fi
 
 for v in "${common[@]}" 0 $((max + 1)) $((max * 2)) 1000000 "autox" "au" "auto auto" " auto" "AUTOMATIC"; do
 	try jiffies_till_sched_qs "$v"
 done
 is "$(param jiffies_till_sched_qs)/$(param jiffies_to_sched_qs)" 40/40 "jiffies_till_sched_qs still 40 and in force"
 
+if ! has_limit; then
+	no_limit_skip "bad writes to cond_resched_qs_limit fail with EINVAL and change nothing"
+	# 7.3: jiffies_till_nohz_qs refuses the same, and values past the
+	# bound of jiffies_till_sched_qs.
+	setp jiffies_till_nohz_qs 7
+	for v in "${common[@]}" $((max + 1)) $((max * 2)) 1000000 18446744073709551615 auto; do
+		try jiffies_till_nohz_qs "$v"
+	done
+	is "$(param jiffies_till_nohz_qs)" 7 "jiffies_till_nohz_qs still 7"
+	setp jiffies_till_nohz_qs 0
+	err=$( (echo auto > $P/jiffies_till_nohz_qs) 2>&1)
+	check "echo auto > jiffies_till_nohz_qs fails with 'Invalid argument'" eval '[[ $err == *"Invalid argument"* ]]'
+	err=$( (echo 0 > $P/jiffies_till_sched_qs) 2>&1)
+	check "echo 0 > jiffies_till_sched_qs fails with 'Invalid argument'" eval '[[ $err == *"Invalid argument"* ]]'
+	setp jiffies_till_sched_qs auto
+	exit 0
+fi
 for v in "${common[@]}" 18446744073709551615 1048577 2097152 2147483648 auto; do
 	try cond_resched_qs_limit "$v"
 done

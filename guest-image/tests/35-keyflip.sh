@@ -4,6 +4,7 @@
 # a tight loop, the worst moment for the patching; the host fails the boot
 # on any oops, int3 trap or other splat in the console log.
 . "$RCUQS_LIB/lib.sh"
+has_limit || { no_limit_skip "switching cond_resched_qs_limit during a cond_resched() loop"; exit 0; }
 
 flips=${RCUQS_FLIPS:-300}
 modprobe rcuqs_loop ms=8000 cpu=2 &

@@ -3,6 +3,7 @@
 # rcuqs_loop test module) makes limit_qs grow by about L/N with the limit
 # at N, not at all with 0; grace periods and callbacks move under load.
 . "$RCUQS_LIB/lib.sh"
+has_limit || { no_limit_skip "the cond_resched() limit reports every Nth call"; exit 0; }
 
 # expect_qs L N DESC [NHI]: limit_qs grew by floor(L/N) - 1 .. L/NHI + 1
 # (NHI defaults to N) plus the background: cond_resched() calls elsewhere

@@ -9,6 +9,7 @@
 # Asserted: ratios of latencies measured side by side, never a time; p50
 # for the effect, p99 only as "no worse" (see near_floor).
 . "$RCUQS_LIB/lib.sh"
+has_limit || { no_limit_skip "the cond_resched() limit's effect on a nohz_full loop (46-nohz-qs measures jiffies_till_nohz_qs's)"; exit 0; }
 
 LIMIT=256	# rcuqs-ctl/profiles/latency.profile
 ROUNDS=${RCUQS_EFFECT_ROUNDS:-4}
@@ -65,16 +66,6 @@ for key in "${!p50[@]}"; do
 		"  p99 ms$(for v in ${p99[$key]}; do printf ' %s' "$(ms $v)"; done)," \
 		"  max ms$(for v in ${max[$key]}; do printf ' %s' "$(ms $v)"; done)"
 done
-
-# ratio_le A B NUM DEN DESC: A * DEN <= B * NUM (A at most NUM/DEN of B).
-ratio_le() {
-	if [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && (($1 * $4 <= $2 * $3)); then
-		ok "$5"
-	else
-		nok "$5"
-		diag "got $1 us against $2 us, want at most $3/$4"
-	fi
-}
 
 # The floor: no loop at all. p50 moves in whole jiffies (4 ms): 16 ms for
 # the floor and for a report that reaches the tree at once, 24 ms for one

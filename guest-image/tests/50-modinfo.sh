@@ -17,7 +17,14 @@ diag "$(tr '\0' '\n' < $bmi | grep -E '^(tree|update)\.')"
 
 check "$bmi exists" test -s $bmi
 keys=$(tr '\0' '\n' < $bmi)
-for p in jiffies_till_sched_qs cond_resched_qs_limit; do
+ps=jiffies_till_sched_qs
+if has_limit; then
+	ps="$ps cond_resched_qs_limit"
+else
+	no_limit_skip "modules.builtin.modinfo describes cond_resched_qs_limit"
+fi
+[ -e $P/jiffies_till_nohz_qs ] && ps="$ps jiffies_till_nohz_qs"
+for p in $ps; do
 	check "modules.builtin.modinfo describes $p (tree.parm=$p:...)" \
 		eval 'grep -q "^tree\.parm=$p:." <<<"$keys"'
 	# module_param_cb() records no parmtype; only say what is there.

@@ -6,7 +6,13 @@
 
 P=/sys/module/rcutree/parameters
 Q=/sys/kernel/rcu_qs
-COUNTERS="gp_completed limit_qs urgent_qs resched_kicks cbs_invoked"
+# The counters of /sys/kernel/rcu_qs/ the series has on this kernel: 7.3's
+# has no limit, so no limit_qs, and counts rcutree.jiffies_till_nohz_qs's
+# requests (kernel-patches/7.3/README).
+case $(uname -r) in
+7.*) COUNTERS="gp_completed urgent_qs resched_kicks nohz_qs_asks nohz_qs_reports cbs_invoked" ;;
+*) COUNTERS="gp_completed limit_qs urgent_qs resched_kicks cbs_invoked" ;;
+esac
 HZ=250	# CONFIG_HZ_250 in both test kernels (kernel-patches/config)
 RCUQS_LIB=${RCUQS_LIB:-/usr/lib/rcuqs-test}
 
@@ -91,6 +97,14 @@ sched_qs_max() {
 	echo $((t * HZ / 2 - 1))
 }
 
+# has_limit: the kernel has rcutree.cond_resched_qs_limit; 7.3's series
+# has not (cond_resched() never runs on x86 there, kernel-patches/7.3/
+# README). no_limit_skip DESC: DESC as a TAP skip that says so.
+has_limit() { [ -e "$P/cond_resched_qs_limit" ]; }
+no_limit_skip() {
+	ok "$1 # SKIP no rcutree.cond_resched_qs_limit on $(uname -r): no cond_resched() limit there (kernel-patches/7.3/README)"
+}
+
 # The rcuqs_loop test module: loading it runs the loop (see its source).
 M=/sys/module/rcuqs_loop/parameters
 declare -A c0 c1 d
@@ -130,6 +144,17 @@ loop() {
 
 # median N...: the middle value of the integers N (the lower middle for an
 # even count), without forking.
+# ratio_le A B NUM DEN DESC: ok when A * DEN <= B * NUM (A, in us, at
+# most NUM/DEN of B): the effect tests' same-boot comparisons.
+ratio_le() {
+	if [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && (($1 * $4 <= $2 * $3)); then
+		ok "$5"
+	else
+		nok "$5"
+		diag "got $1 us against $2 us, want at most $3/$4"
+	fi
+}
+
 median() {
 	local -a v=("$@")
 	local i j t

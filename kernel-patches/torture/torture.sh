@@ -15,6 +15,9 @@
 # file and CFcommon as kvm.sh takes them, or one of ours:
 #   LOCKDEP  TREE04 plus PROVE_LOCKING, PROVE_RCU, DEBUG_ATOMIC_SLEEP
 #   KCSAN    LOCKDEP plus KCSAN, configured as kvm.sh --kcsan does
+#            (not in the default list: its verdict fails on any KCSAN
+#            report, and 6.1 has some outside the series, see the cover
+#            letter)
 #
 # Every boot also gets rcutorture.qs_tunable_interval (patch 5/5), which
 # rewrites jiffies_till_sched_qs and cond_resched_qs_limit during the
@@ -23,13 +26,10 @@
 # Tasks RCU types (TASKS01, TRACE01) leave the tunables alone: there the
 # limit holds for the whole boot.
 #
-# The verdict of a boot is upstream's: parse-console.sh and
+# The verdict of a boot is judge.sh's: upstream's parse-console.sh and
 # console-badness.sh of the same tree (SUCCESS, no "!!!", no splat,
-# stall, warning or lockdep report), plus ours: the guest powered itself
-# off in time; for torture_type=rcu, the tunables were rewritten (a valid
-# value refused or an invalid one taken is an rcutorture error, "!!!")
-# and put back at the end with nobody else's value found in them (the
-# guest has no user space to write one).
+# stall, warning or lockdep report), then what the series adds (see
+# there).
 #
 # Environment (defaults):
 #   TORTURE_SCENARIOS  TREE01 TREE04 TREE07 TASKS01 TRACE01 LOCKDEP
@@ -37,8 +37,10 @@
 #                      the limits
 #   TORTURE_LIMITS     1 16 256
 #   TORTURE_QS_INTERVAL  50 (jiffies; rcutorture.qs_tunable_interval)
-#   TORTURE_MAXCPUS    8: a scenario asking for more CPUs gets this many,
-#                      as kvm.sh limits it to TORTURE_ALLOTED_CPUS
+#   TORTURE_MAXCPUS    16: a scenario asking for more CPUs gets this many,
+#                      as kvm.sh limits it to TORTURE_ALLOTED_CPUS (TCG
+#                      runs any number of vCPUs, slowly; 16 is TREE07's,
+#                      whose nohz_full=2-9 a smaller guest refuses)
 #   TORTURE_JOBS       number of guests at a time (default: online CPUs)
 #   TORTURE_MEM        512M (kvm.sh's default)
 #   BUILD, RESULTS, JOBS   as for the rest of kernel-patches/
@@ -54,7 +56,7 @@ SCENARIOS=${TORTURE_SCENARIOS:-TREE01 TREE04 TREE07 TASKS01 TRACE01 LOCKDEP}
 MINUTES=${TORTURE_MINUTES:-10}
 LIMITS=${TORTURE_LIMITS:-1 16 256}
 QS_INTERVAL=${TORTURE_QS_INTERVAL:-50}
-MAXCPUS=${TORTURE_MAXCPUS:-8}
+MAXCPUS=${TORTURE_MAXCPUS:-16}
 MEM=${TORTURE_MEM:-512M}
 JOBS=${JOBS:-2}
 
@@ -170,7 +172,7 @@ cpus_of() {
 
 # run SCENARIO LIMIT: one boot, its verdict in $TB/SCENARIO/limit-LIMIT/.
 run() {
-	local s=$1 l=$2 d o append ttype cpus rc start el verdict why=
+	local s=$1 l=$2 d o append ttype cpus rc start el verdict why
 	check_scenario "$s"
 	o=$TB/$s/kernel
 	[ -f "$o/arch/x86/boot/bzImage" ] || die "$s: not built (torture.sh build $s)"
@@ -204,28 +206,10 @@ run() {
 		-no-reboot -kernel "$o/arch/x86/boot/bzImage" -initrd "$TB/initrd.cpio" \
 		-append "$append" -serial "file:$d/console.log" </dev/null || rc=$?
 	el=$(( $(date +%s) - start ))
-	# Upstream's verdict: leaves console.log.diags when anything is wrong.
-	(cd "$d" && PATH=$BIN:$PATH TORTURE_SUITE=rcu parse-console.sh "$d/console.log" "$s/limit-$l") \
-		>"$d/parse.out" 2>&1 || true
-	if [ "$rc" -ne 0 ]; then
-		why="qemu exited $rc (124: still running after $(( secs + 900 )) s)"
-	elif [ -s "$d/console.log.diags" ]; then
-		why=$(sed -e 's/\x1b\[[0-9;]*m//g' "$d/console.log.diags" | head -3 | tr '\n' ' ')
-	elif ! grep -q 'End of test: SUCCESS' "$d/console.log"; then
-		why="no 'End of test: SUCCESS'"
-	elif grep -q "invalid for parameter\|Unknown kernel command line parameters.*rcu" "$d/console.log"; then
-		why="a boot parameter was refused: $(grep -m1 "invalid for parameter\|Unknown kernel command line parameters.*rcu" "$d/console.log")"
-	elif [ "$ttype" = rcu ] &&
-	     ! grep -Eq 'rcu-torture: qs_tunables: [1-9][0-9]* writes' "$d/console.log"; then
-		why="torture_type=rcu rewrote no tunable: $(grep -m1 'qs_tunables:' "$d/console.log" || echo 'no qs_tunables line')"
-	elif grep -q 'qs_tunables: .*\(written by another\|cannot restore\)' "$d/console.log"; then
-		# The guest has no user space to write a tunable: rcutorture
-		# found a value it did not write, or could not put one back.
-		why="$(grep -m1 'qs_tunables: .*\(written by another\|cannot restore\)' "$d/console.log" | sed 's/^\[[^]]*\] //')"
-	elif [ "$ttype" != rcu ] &&
-	     ! grep -q "$ttype-torture: qs_tunables: for torture_type=rcu only" "$d/console.log"; then
-		why="torture_type=$ttype rewrote the tunables, or did not say it leaves them alone"
-	fi
+	# judge.sh: upstream's parse-console.sh and console-badness.sh,
+	# then what the series adds.
+	why=$(TORTURE_BIN=$BIN "$here/judge.sh" "$d/console.log" "$ttype" "$rc") && why=
+	why=${why#not ok: }
 	if [ -z "$why" ]; then verdict=ok; else verdict="not ok"; fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$verdict" "$s" "$l" "$secs" "$el" "$why" >"$d/verdict"
 	echo "torture: $s limit $l: $verdict in $el s${why:+: $why}"

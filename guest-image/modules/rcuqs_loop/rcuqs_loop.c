@@ -16,6 +16,9 @@
  * cond_resched_lock() on a held spinlock instead of cond_resched(); spin=1
  * calls neither (cpu_relax() only), a loop RCU can only end by kicking;
  * idle=1 sleeps for T ms instead of looping, the no-loop floor.
+ * sys=1 runs the loop in the calling task instead, moved to CPU C for
+ * the loop: a long system call (finit_module()) that user space drives,
+ * not a kthread.
  * delay_ns=D spins D ns (ndelay()) before every call: the CPU-bound
  * kernel work between two cond_resched() calls.
  *
@@ -73,6 +76,10 @@ MODULE_PARM_DESC(spin, "Call cpu_relax() only, no cond_resched()");
 static bool idle;
 module_param(idle, bool, 0444);
 MODULE_PARM_DESC(idle, "Sleep for ms milliseconds instead of looping");
+
+static bool sys;
+module_param(sys, bool, 0444);
+MODULE_PARM_DESC(sys, "Loop in the loading task's system call, moved to cpu, not in a kthread");
 
 static uint delay_ns;
 module_param(delay_ns, uint, 0444);
@@ -256,31 +263,58 @@ static int __init rcuqs_loop_init(void)
 		pr_err("cpu=%d is not an online CPU\n", cpu);
 		return -EINVAL;
 	}
-	looper = kthread_create_on_cpu(loop_fn, NULL, cpu, "rcuqs_loop/%u");
-	if (IS_ERR(looper))
-		return PTR_ERR(looper);
+	if (sys) {
+		looper = NULL;
+	} else {
+		looper = kthread_create_on_cpu(loop_fn, NULL, cpu, "rcuqs_loop/%u");
+		if (IS_ERR(looper))
+			return PTR_ERR(looper);
+	}
 	if (gp_load) {
 		gp_samples = kvmalloc_array(GP_SAMPLES, sizeof(*gp_samples), GFP_KERNEL);
 		gper = gp_samples ? kthread_create(gp_fn, NULL, "rcuqs_gp") : ERR_PTR(-ENOMEM);
 		if (IS_ERR(gper)) {
 			kvfree(gp_samples);
-			kthread_stop(looper);
+			if (looper)
+				kthread_stop(looper);
 			return PTR_ERR(gper);
 		}
 		if (gp_cpu >= 0)
 			kthread_bind(gper, gp_cpu);
 		wake_up_process(gper);
 	}
-	wake_up_process(looper);
-	wait_for_completion(&loop_done);
-	kthread_stop(looper);
+	if (sys) {
+		cpumask_var_t old;
+		int ret = -ENOMEM;
+
+		if (alloc_cpumask_var(&old, GFP_KERNEL)) {
+			cpumask_copy(old, current->cpus_ptr);
+			ret = set_cpus_allowed_ptr(current, cpumask_of(cpu));
+			if (!ret)
+				run_loop();
+			WRITE_ONCE(loop_over, true);
+			set_cpus_allowed_ptr(current, old);
+			free_cpumask_var(old);
+		}
+		if (ret) {
+			if (gper)
+				kthread_stop(gper);
+			kvfree(gp_samples);
+			pr_err("sys=1: cannot move to cpu=%d: %d\n", cpu, ret);
+			return ret;
+		}
+	} else {
+		wake_up_process(looper);
+		wait_for_completion(&loop_done);
+		kthread_stop(looper);
+	}
 	if (gper) {
 		kthread_stop(gper);
 		gp_percentiles();
 		kvfree(gp_samples);
 	}
-	pr_info("cpu=%d lock=%d spin=%d idle=%d delay_ns=%u gp_load=%d gp_tasks=%d gp_cpu=%d done_loops=%lu loop_us=%lu gps=%lu gps_in_loop=%lu gp_p50_us=%lu gp_p99_us=%lu gp_max_us=%lu\n",
-		cpu, lock, spin, idle, delay_ns, gp_load, gp_tasks, gp_cpu,
+	pr_info("sys=%d cpu=%d lock=%d spin=%d idle=%d delay_ns=%u gp_load=%d gp_tasks=%d gp_cpu=%d done_loops=%lu loop_us=%lu gps=%lu gps_in_loop=%lu gp_p50_us=%lu gp_p99_us=%lu gp_max_us=%lu\n",
+		sys, cpu, lock, spin, idle, delay_ns, gp_load, gp_tasks, gp_cpu,
 		done_loops, loop_us, gps, gps_in_loop, gp_p50_us, gp_p99_us,
 		gp_max_us);
 	return 0;

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# judge.sh CONSOLE TORTURE_TYPE QEMU_STATUS: the verdict on one 'make
+# torture' boot. Prints "ok", or "not ok: REASON", and exits 0 or 1.
+#
+# Upstream's verdict first: parse-console.sh and console-badness.sh of
+# the tree under test (TORTURE_BIN, its tools/testing/selftests/
+# rcutorture/bin) leave CONSOLE.diags for a FAILURE or "!!!", a bad or
+# hung grace-period sequence, a missing SUCCESS, or any splat, warning,
+# lockdep report or stall. Then ours:
+#   - QEMU_STATUS 0: the guest powered itself off (rcutorture's
+#     shutdown_secs) before the timeout;
+#   - no rcutree, rcutorture or nohz_full boot parameter was refused (a
+#     nohz_full= range beyond the guest's CPUs is refused, and the
+#     scenario then runs without nohz_full);
+#   - torture_type=rcu rewrote the tunables (qs_tunable_interval), and
+#     found at the end nothing it had not written itself: the guest has
+#     no user space to write a tunable, so "written by another" or
+#     "cannot restore" is a bug;
+#   - other torture types said that they leave the tunables alone.
+set -u
+console=$1 ttype=$2 qrc=$3
+: "${TORTURE_BIN:?judge.sh: TORTURE_BIN (rcutorture/bin of the tree) not set}"
+
+bad() { echo "not ok: $*"; exit 1; }
+first() { grep -a -m1 -e "$1" "$console" | sed 's/^\[[^]]*\] //'; }
+
+[ -r "$console" ] || bad "no console log $console"
+[ "$qrc" = 0 ] || bad "qemu exited $qrc (124: timed out)"
+rm -f "$console.diags"
+(cd "$(dirname "$console")" && PATH=$TORTURE_BIN:$PATH TORTURE_SUITE=rcu \
+	parse-console.sh "$console" "$(basename "$(dirname "$console")")") >"$console.parse" 2>&1
+if [ -s "$console.diags" ]; then
+	bad "$(sed -e 's/\x1b\[[0-9;]*m//g' "$console.diags" | head -3 | tr '\n' ' ')"
+fi
+grep -aq 'End of test: SUCCESS' "$console" || bad "no 'End of test: SUCCESS'"
+refused='invalid for parameter\|Unknown kernel command line parameters.*\(rcu\|nohz\)\|Housekeeping: .*incorrect CPU range'
+grep -aq -e "$refused" "$console" && bad "a boot parameter was refused: $(first "$refused")"
+stray='qs_tunables: .*\(written by another\|cannot restore\)'
+grep -aq -e "$stray" "$console" && bad "$(first "$stray")"
+if [ "$ttype" = rcu ]; then
+	grep -aEq 'rcu-torture: qs_tunables: [1-9][0-9]* writes' "$console" ||
+		bad "torture_type=rcu rewrote no tunable: $(first 'qs_tunables:' || true)"
+else
+	grep -aq "$ttype-torture: qs_tunables: for torture_type=rcu only" "$console" ||
+		bad "torture_type=$ttype did not say it leaves the tunables alone"
+fi
+echo ok
