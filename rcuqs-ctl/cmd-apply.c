@@ -155,7 +155,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		json_open(&j, "needs_reboot", '[');
 	} else {
 		changes_print(c, n, stdout);
-		here_print(ctx, p, "", stdout);
+		here_print(ctx, p, "", false, stdout);
 		printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
 		if (b->grub_same && !kinstall)
 			printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
@@ -207,7 +207,7 @@ static void report_changes(const struct rcuqs_ctx *ctx, const struct profile *p,
 	if (!ctx->json) {
 		changes_print(c, n, stdout);
 		if (p) {
-			here_print(ctx, p, "", stdout);
+			here_print(ctx, p, "", false, stdout);
 			printf("profile '%s' applied\n", p->name);
 		}
 		return;

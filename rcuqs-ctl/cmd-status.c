@@ -196,7 +196,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		table_print(&t, stdout);
 		table_free(&t);
 		if (have_profile)
-			here_print(ctx, &p, "not here: ", stdout);
+			here_print(ctx, &p, "not here: ", true, stdout);
 		printf("\n");
 		if (table_init(&t, 2, "COUNTER", "VALUE") < 0) {
 			free(cmdline);
@@ -326,9 +326,11 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 		json_bool(&j, "match", ndiff == 0);
 		json_close(&j, '}');
 		json_end(&j);
-	} else if (ndiff == 0) {
-		printf("running state matches profile '%s'\n", active);
-		here_print(ctx, &p, "not here: ", stdout);
+	} else {
+		if (ndiff == 0)
+			printf("running state matches profile '%s'\n", active);
+		/* Lines the kernel has none of are differences, said above. */
+		here_print(ctx, &p, "not here: ", false, stdout);
 	}
 	free(cmdline);
 	profile_free(&p);

@@ -96,20 +96,45 @@ static size_t acting(const struct profile *p, size_t i)
 	return N_TUNABLES;
 }
 
-void here_print(const struct rcuqs_ctx *ctx, const struct profile *p, const char *prefix,
-		FILE *out)
+/* The line of setting i as its profile has it: "A=x || B=y", into buf. */
+static void line_text(const struct profile *p, size_t i, char *buf, size_t len)
 {
+	size_t idx[N_TUNABLES], n = profile_line_of(p, i, idx);
+
+	buf[0] = '\0';
+	for (size_t a = 0; a < n; a++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%s", a ? " " ALT_SEP " " : "",
+			 tunables[idx[a]].name, p->set[idx[a]].value);
+}
+
+void here_print(const struct rcuqs_ctx *ctx, const struct profile *p, const char *prefix,
+		bool missing, FILE *out)
+{
+	bool said[N_TUNABLES] = { false };
+
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		const struct setting *s = &p->set[i];
-		size_t k;
+		char line[N_TUNABLES * (VALUE_MAX + 48)];
+		size_t idx[N_TUNABLES], n, k;
 
-		if (!s->value[0] || s->here != HERE_OTHER || (k = acting(p, i)) == N_TUNABLES)
+		if (!s->value[0] || said[i])
 			continue;
-		fprintf(out, "%s%s=%s: %s; %s=%s acts instead (%s:%d)\n", prefix,
-			tunables[i].name, s->value,
-			sysfs_exists(ctx, tunables[i].sysfs) ? "not written, an earlier alternative "
-				"acts" : "not in the running kernel",
-			tunables[k].name, p->set[k].value, s->file, s->line);
+		if (s->here == HERE_OTHER && (k = acting(p, i)) != N_TUNABLES) {
+			fprintf(out, "%s%s=%s: %s; %s=%s acts instead (%s:%d)\n", prefix,
+				tunables[i].name, s->value,
+				sysfs_exists(ctx, tunables[i].sysfs) ? "not written, an earlier "
+					"alternative acts" : "not in the running kernel",
+				tunables[k].name, p->set[k].value, s->file, s->line);
+		} else if (s->here == HERE_MISSING && missing) {
+			/* One line for the whole line of alternatives. */
+			n = profile_line_of(p, i, idx);
+			for (size_t a = 0; a < n; a++)
+				said[idx[a]] = true;
+			line_text(p, i, line, sizeof(line));
+			fprintf(out, "%s%s: %s in the running kernel: set-profile and apply refuse "
+				"profile '%s' here (%s:%d)\n", prefix, line,
+				n > 1 ? "none of these is" : "not", p->name, s->file, s->line);
+		}
 	}
 }
 
@@ -119,16 +144,17 @@ void here_json(const struct rcuqs_ctx *ctx, const struct profile *p, struct json
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		const struct setting *s = &p->set[i];
 		char line[16];
-		size_t k;
+		size_t k = N_TUNABLES;
 
-		if (!s->value[0] || s->here != HERE_OTHER || (k = acting(p, i)) == N_TUNABLES)
+		if (!s->value[0] || (s->here != HERE_MISSING &&
+				     (s->here != HERE_OTHER || (k = acting(p, i)) == N_TUNABLES)))
 			continue;
 		snprintf(line, sizeof(line), "%d", s->line);
 		json_open(j, NULL, '{');
 		json_str(j, "name", tunables[i].name);
 		json_str(j, "value", s->value);
 		json_bool(j, "in_kernel", sysfs_exists(ctx, tunables[i].sysfs));
-		json_str(j, "instead", tunables[k].name);
+		json_str(j, "instead", k < N_TUNABLES ? tunables[k].name : NULL);
 		json_str(j, "file", s->file);
 		json_num(j, "line", line);
 		json_close(j, '}');

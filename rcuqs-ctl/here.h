@@ -30,12 +30,17 @@ int profile_require_here(const struct profile *p);
 size_t profile_line_of(const struct profile *p, size_t i, size_t idx[]);
 /*
  * For people: one line per alternative not taken here ("NAME=VALUE: not
- * in the running kernel; NAME=VALUE acts instead (FILE:LINE)"), each
- * after prefix.
+ * in the running kernel; NAME=VALUE acts instead (FILE:LINE)"), and with
+ * missing, one per line of which the kernel has nothing ("A=x || B=y:
+ * none of these is in the running kernel: ..."), each after prefix.
  */
 void here_print(const struct rcuqs_ctx *ctx, const struct profile *p, const char *prefix,
-		FILE *out);
-/* The same for --json: "not_here": [{"name", "value", "instead", "file", "line"}]. */
+		bool missing, FILE *out);
+/*
+ * The same for --json, lines the kernel has nothing of included:
+ * "not_here": [{"name", "value", "in_kernel", "instead" (null when none
+ * acts), "file", "line"}].
+ */
 void here_json(const struct rcuqs_ctx *ctx, const struct profile *p, struct json *j);
 
 #endif
