@@ -119,8 +119,8 @@ static const struct tunable *alternative(const char *file, int lineno, const cha
 
 	if (!t) {
 		if (n > 0 && (strcmp(key, "description") == 0 || strcmp(key, "include") == 0))
-			errmsg("%s:%d: '%s' cannot be an alternative: only parameters can", file,
-			       lineno, key);
+			errmsg("%s:%d: '%s' cannot be an alternative: only runtime parameters can",
+			       file, lineno, key);
 		else
 			errmsg("%s:%d: unknown key '%s'", file, lineno, quote(key, q));
 		return NULL;
@@ -156,6 +156,10 @@ static int parse_setting(const char *file, int lineno, char *key, char *value,
 	char *val[N_TUNABLES];
 	int n = 0;
 
+	if (strncmp(key, ALT_SEP, strlen(ALT_SEP)) == 0) {
+		errmsg("%s:%d: missing alternative before '" ALT_SEP "'", file, lineno);
+		return -EINVAL;
+	}
 	if (strstr(key, ALT_SEP)) {
 		errmsg("%s:%d: missing '=' before '" ALT_SEP "'", file, lineno);
 		return -EINVAL;
@@ -251,6 +255,14 @@ static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 		value = trim(eq + 1);
 		if (*key == '\0') {
 			errmsg("%s:%d: missing key before '='", file, lineno);
+			r = -EINVAL;
+			break;
+		}
+		if ((strcmp(key, "description") == 0 || strcmp(key, "include") == 0) &&
+		    strstr(value, ALT_SEP)) {
+			/* Not text: a setting written as its alternative would be lost. */
+			errmsg("%s:%d: '%s' cannot have alternatives ('" ALT_SEP "'): only runtime "
+			       "parameters can", file, lineno, key);
 			r = -EINVAL;
 			break;
 		}
