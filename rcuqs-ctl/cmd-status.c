@@ -141,7 +141,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		char val[VALUE_MAX], shown[VALUE_MAX + 16] = "";
 		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
-		const char *want = expected_value(have_profile ? &p : NULL, orig, i);
+		const char *want = expected_value(ctx, have_profile ? &p : NULL, orig, i);
 		bool drift = tunable_drifts(ctx, i, want, have, val);
 		bool other = have_profile && p.set[i].value[0] && p.set[i].here == HERE_OTHER;
 		bool restored = want && !(have_profile && p.set[i].value[0] && !other);
@@ -283,7 +283,7 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		const struct tunable *t = &tunables[i];
-		const char *want = expected_value(&p, orig, i);
+		const char *want = expected_value(ctx, &p, orig, i);
 		char val[VALUE_MAX];
 		bool have;
 
