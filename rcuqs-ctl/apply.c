@@ -17,7 +17,8 @@ size_t changes_from_profile(const struct profile *p, struct change c[N_TUNABLES]
 	size_t n = 0;
 
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		if (!p->set[i].value[0] || !tunable_runtime(&tunables[i]))
+		if (!p->set[i].value[0] || !tunable_runtime(&tunables[i]) ||
+		    p->set[i].here == HERE_OTHER)
 			continue;
 		memset(&c[n], 0, sizeof(c[n]));
 		c[n].t = &tunables[i];
@@ -159,6 +160,20 @@ void changes_print(const struct change *c, size_t n, FILE *out)
 	}
 }
 
+void gone_print(const struct tunable *const *gone, size_t ngone, FILE *out)
+{
+	for (size_t i = 0; i < ngone; i++)
+		fprintf(out, "%s: not in the running kernel, nothing to restore\n", gone[i]->name);
+}
+
+void gone_json(const struct tunable *const *gone, size_t ngone, struct json *j)
+{
+	json_open(j, "not_in_kernel", '[');
+	for (size_t i = 0; i < ngone; i++)
+		json_str(j, NULL, gone[i]->name);
+	json_close(j, ']');
+}
+
 void changes_json(const struct change *c, size_t n, struct json *j)
 {
 	json_open(j, "changes", '[');
@@ -268,10 +283,13 @@ int original_read(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX])
 	return 0;
 }
 
-size_t changes_add_restores(struct change *c, size_t n, char orig[N_TUNABLES][VALUE_MAX])
+size_t changes_add_restores(const struct rcuqs_ctx *ctx, struct change *c, size_t n,
+			    char orig[N_TUNABLES][VALUE_MAX], const struct tunable **gone,
+			    size_t *ngone)
 {
 	size_t n0 = n;
 
+	*ngone = 0;
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		bool set = false;
 
@@ -281,6 +299,10 @@ size_t changes_add_restores(struct change *c, size_t n, char orig[N_TUNABLES][VA
 			set |= c[k].t == &tunables[i];
 		if (set)
 			continue;
+		if (!sysfs_exists(ctx, tunables[i].sysfs)) {
+			gone[(*ngone)++] = &tunables[i];
+			continue;
+		}
 		memset(&c[n], 0, sizeof(c[n]));
 		c[n].t = &tunables[i];
 		c[n].value = orig[i];

@@ -81,8 +81,18 @@ int original_read(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX])
 /*
  * Append to c (room for N_TUNABLES) a change back to orig for every
  * recorded runtime parameter that c does not set; returns the new count.
+ * Those the running kernel lacks (recorded under another kernel: 6.1's
+ * limit on 7.3, 7.3's jiffies_till_nohz_qs on 6.1) have nothing to
+ * restore there: they go to gone (room for N_TUNABLES), their count to
+ * *ngone, and stay in the record for the kernel that has them.
  */
-size_t changes_add_restores(struct change *c, size_t n, char orig[N_TUNABLES][VALUE_MAX]);
+size_t changes_add_restores(const struct rcuqs_ctx *ctx, struct change *c, size_t n,
+			    char orig[N_TUNABLES][VALUE_MAX], const struct tunable **gone,
+			    size_t *ngone);
+/* "NAME: not in the running kernel, nothing to restore", one a line. */
+void gone_print(const struct tunable *const *gone, size_t ngone, FILE *out);
+/* The same for --json: "not_in_kernel": [NAME, ...]. */
+void gone_json(const struct tunable *const *gone, size_t ngone, struct json *j);
 /*
  * Prepare the record with the old value of every change to a parameter
  * not recorded yet (changes_read() first). Nothing prepared (pf->prepared
@@ -91,7 +101,10 @@ size_t changes_add_restores(struct change *c, size_t n, char orig[N_TUNABLES][VA
 int original_prepare(const struct rcuqs_ctx *ctx, char orig[N_TUNABLES][VALUE_MAX],
 		     const struct change *c, size_t n, struct pending_file *pf);
 
-/* The runtime settings of a profile as changes; returns how many. */
+/*
+ * The runtime settings of a profile as changes, but alternatives not
+ * taken on this kernel (profile_here()); returns how many.
+ */
 size_t changes_from_profile(const struct profile *p, struct change c[N_TUNABLES]);
 
 #endif

@@ -12,6 +12,7 @@
 #include "bootcfg.h"
 #include "cmd.h"
 #include "drift.h"
+#include "here.h"
 #include "kernel.h"
 #include "lock.h"
 #include "log.h"
@@ -130,7 +131,9 @@ static void warn_limit(const struct rcuqs_ctx *ctx, const struct change *c, size
  * and then nothing is due.
  */
 static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile *p,
-			       const struct change *c, size_t n, const struct bootcfg *b)
+			       const struct change *c, size_t n,
+			       const struct tunable *const *gone, size_t ngone,
+			       const struct bootcfg *b)
 {
 	struct json j = { .f = stdout };
 	bool reboot = false, grub = !b->grub_same || grub_cfg_stale(ctx);
@@ -142,6 +145,8 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		json_open(&j, NULL, '{');
 		json_str(&j, "profile", p->name);
 		changes_json(c, n, &j);
+		gone_json(gone, ngone, &j);
+		here_json(ctx, p, &j);
 		json_str(&j, "recorded", ACTIVE_FILE);
 		json_open(&j, "boot_files", '[');
 		json_str(&j, NULL, GRUB_DROPIN);
@@ -153,6 +158,8 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		json_open(&j, "needs_reboot", '[');
 	} else {
 		changes_print(c, n, stdout);
+		gone_print(gone, ngone, stdout);
+		here_print(ctx, p, "", false, stdout);
 		printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
 		if (b->grub_same && !kinstall)
 			printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
@@ -195,24 +202,55 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		printf("nothing is due: no update-grub, no reboot\n");
 }
 
-/* The changes of apply and set, with the profile applied if any. */
-static void report_changes(const struct rcuqs_ctx *ctx, const char *profile,
-			   const struct change *c, size_t n)
+/*
+ * The changes of apply and set; with the profile applied (apply), the
+ * recorded parameters the kernel lacks and what is not here.
+ */
+static void report_changes(const struct rcuqs_ctx *ctx, const struct profile *p,
+			   const struct change *c, size_t n,
+			   const struct tunable *const *gone, size_t ngone)
 {
 	struct json j = { .f = stdout };
 
 	if (!ctx->json) {
 		changes_print(c, n, stdout);
-		if (profile)
-			printf("profile '%s' applied\n", profile);
+		if (p) {
+			gone_print(gone, ngone, stdout);
+			here_print(ctx, p, "", false, stdout);
+			printf("profile '%s' applied\n", p->name);
+		}
 		return;
 	}
 	json_open(&j, NULL, '{');
-	if (profile)
-		json_str(&j, "profile", profile);
+	if (p)
+		json_str(&j, "profile", p->name);
 	changes_json(c, n, &j);
+	if (p) {
+		gone_json(gone, ngone, &j);
+		here_json(ctx, p, &j);
+	}
 	json_close(&j, '}');
 	json_end(&j);
+}
+
+/*
+ * The changes of profile p with every recorded parameter it does not set
+ * put back (set-profile, apply). A recorded parameter the kernel lacks
+ * goes to gone, but an alternative of p not taken here: the report says
+ * that one (here_print()).
+ */
+static size_t profile_changes(const struct rcuqs_ctx *ctx, const struct profile *p,
+			      char orig[N_TUNABLES][VALUE_MAX], struct change c[N_TUNABLES],
+			      const struct tunable **gone, size_t *ngone)
+{
+	size_t n = changes_from_profile(p, c), k = 0;
+
+	n = changes_add_restores(ctx, c, n, orig, gone, ngone);
+	for (size_t i = 0; i < *ngone; i++)
+		if (!p->set[gone[i] - tunables].value[0])
+			gone[k++] = gone[i];
+	*ngone = k;
+	return n;
 }
 
 static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
@@ -220,12 +258,13 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	struct pending_file active, origf;
 	char orig[N_TUNABLES][VALUE_MAX];
 	struct change c[N_TUNABLES];
+	const struct tunable *gone[N_TUNABLES];
 	struct bootcfg boot;
 	struct profile p;
 	char *content = NULL, was[80];
 	const char *from;
 	int fd, r;
-	size_t n;
+	size_t n, ngone;
 
 	memset(&p, 0, sizeof(p));
 	memset(&active, 0, sizeof(active));
@@ -240,6 +279,9 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return exit_status(fd);
 	r = profile_load(ctx, argv[1], &p);
 	if (r < 0)
+		goto out;
+	profile_here(ctx, &p);
+	if ((r = profile_require_here(&p)) < 0)
 		goto out;
 	from = log_profile_name(ctx, was, sizeof(was));
 	/* Everything that could fail is written aside first... */
@@ -262,8 +304,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	 */
 	if ((r = original_read(ctx, orig)) < 0)
 		goto abort;
-	n = changes_from_profile(&p, c);
-	n = changes_add_restores(c, n, orig);
+	n = profile_changes(ctx, &p, orig, c, gone, &ngone);
 	if ((r = record_originals(ctx, orig, c, n, &origf)) < 0 ||
 	    (r = bootcfg_record(&boot)) < 0)
 		goto abort;
@@ -282,7 +323,7 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	pending_done(&origf);
 	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
-	report_set_profile(ctx, &p, c, n, &boot);
+	report_set_profile(ctx, &p, c, n, gone, ngone, &boot);
 	warn_limit(ctx, c, n);
 	log_switch(ctx, "set-profile", from, p.name, c, n, false);
 	goto out;
@@ -302,10 +343,11 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	char orig[N_TUNABLES][VALUE_MAX];
 	struct pending_file origf;
 	struct change c[N_TUNABLES];
+	const struct tunable *gone[N_TUNABLES];
 	char name[80];
 	struct profile p;
 	int fd, r;
-	size_t n;
+	size_t n, ngone;
 
 	memset(&p, 0, sizeof(p));
 	if ((r = cmd_args(&argc, argv, 0, 0)) < 0)
@@ -322,6 +364,9 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = profile_load(ctx, name, &p);
 	if (r < 0)
 		goto out;
+	profile_here(ctx, &p);
+	if ((r = profile_require_here(&p)) < 0)
+		goto out;
 	/*
 	 * At boot: what set-profile left, restores included. The profile may
 	 * have been edited or upgraded since: what it now changes first is
@@ -329,15 +374,14 @@ static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
 	 */
 	if ((r = original_read(ctx, orig)) < 0)
 		goto out;
-	n = changes_from_profile(&p, c);
-	n = changes_add_restores(c, n, orig);
+	n = profile_changes(ctx, &p, orig, c, gone, &ngone);
 	if ((r = record_originals(ctx, orig, c, n, &origf)) < 0)
 		goto out;
 	r = apply_changes(ctx, c, n);
 	if (r == 0) {
 		pending_done(&origf);
 		record_adjusted(ctx, c, n);
-		report_changes(ctx, p.name, c, n);
+		report_changes(ctx, &p, c, n, gone, ngone);
 		warn_limit(ctx, c, n);
 		log_switch(ctx, "apply", p.name, p.name, c, n, false);
 	} else {
@@ -412,7 +456,7 @@ static int do_set(struct rcuqs_ctx *ctx, int argc, char **argv)
 	r = apply_changes(ctx, c, n);
 	if (r == 0) {
 		pending_done(&origf);
-		report_changes(ctx, NULL, c, n);
+		report_changes(ctx, NULL, c, n, NULL, 0);
 		warn_limit(ctx, c, n);
 	} else {
 		forget_originals(&origf);
@@ -448,16 +492,11 @@ static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size
 	if (ctx->json) {
 		json_open(&j, NULL, '{');
 		changes_json(c, n, &j);
-		json_open(&j, "not_in_kernel", '[');
-		for (size_t i = 0; i < ngone; i++)
-			json_str(&j, NULL, gone[i]->name);
-		json_close(&j, ']');
+		gone_json(gone, ngone, &j);
 		json_open(&j, "read_only", '[');
 	} else {
 		changes_print(c, n, stdout);
-		for (size_t i = 0; i < ngone; i++)
-			printf("%s: not in the running kernel, nothing to restore\n",
-			       gone[i]->name);
+		gone_print(gone, ngone, stdout);
 	}
 	for (size_t i = 0; i < nro; i++) {
 		bool same = same_value(ro[i].t, ro[i].old, ro[i].value);
@@ -559,10 +598,9 @@ static int do_off(struct rcuqs_ctx *ctx, int argc, char **argv)
 	 * or shows read-only (their value now is read, to say whether a
 	 * reboot is due).
 	 */
-	for (size_t i = 0, all = changes_add_restores(c, 0, orig); i < all; i++) {
-		if (!sysfs_exists(ctx, c[i].t->sysfs))
-			gone[ngone++] = c[i].t;
-		else if (sysfs_read_only(ctx, c[i].t->sysfs))
+	for (size_t i = 0, all = changes_add_restores(ctx, c, 0, orig, gone, &ngone); i < all;
+	     i++) {
+		if (sysfs_read_only(ctx, c[i].t->sysfs))
 			ro[nro++] = c[i];
 		else
 			c[n++] = c[i];

@@ -23,6 +23,7 @@
 
 #include "bootcfg.h"
 #include "cmd.h"
+#include "here.h"
 #include "output.h"
 #include "profile.h"
 #include "util.h"
@@ -78,6 +79,65 @@ static void put_summary(FILE *f, const char *s)
 	}
 }
 
+/* Whether setting i of level lv comes from lv's own files. */
+static bool own_setting(const struct level *lv, size_t i)
+{
+	const struct setting *s = &lv->p.set[i];
+
+	for (size_t k = 0; k < lv->nown; k++)
+		if (s->value[0] && s->file == lv->p.files[k])
+			return true;
+	return false;
+}
+
+/*
+ * [sysfs] of level lv: its own runtime settings, a line of alternatives
+ * together with a comment on what tuned makes of it, and drop= for what
+ * its include sets and lv no longer does (a line of lv replaced a line
+ * of alternatives of the include: rcuqs.profile(5)).
+ */
+static void tuned_sysfs(FILE *f, const struct level *lv, const struct level *next)
+{
+	bool any = false, said[N_TUNABLES] = { false };
+	const char *sep = "drop=";
+
+	for (size_t i = 0; next && i < N_TUNABLES; i++) {
+		if (!tunable_runtime(&tunables[i]) || !next->p.set[i].value[0] ||
+		    lv->p.set[i].value[0])
+			continue;
+		if (!any)
+			fputs("\n[sysfs]\n# Set by an included profile; a line here that does not\n"
+			      "# name it replaced its line of alternatives:\n", f);
+		any = true;
+		fprintf(f, "%s/sys/%s", sep, tunables[i].sysfs);
+		sep = ",";
+	}
+	if (any)
+		fputc('\n', f);
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		const struct setting *s = &lv->p.set[i];
+		size_t idx[N_TUNABLES], n = 1;
+
+		if (said[i] || !own_setting(lv, i) || !tunable_runtime(&tunables[i]))
+			continue;
+		if (!any)
+			fputs("\n[sysfs]\n", f);
+		any = true;
+		idx[0] = i;
+		if (s->nalt > 1) {
+			n = profile_line_of(&lv->p, i, idx);
+			fprintf(f, "# Alternatives of %s:%d:\n"
+				"# rcuqs-ctl writes the first the kernel has; tuned writes each\n"
+				"# the kernel has and skips the others without a word.\n",
+				s->file, s->line);
+		}
+		for (size_t a = 0; a < n; a++) {
+			fprintf(f, "/sys/%s=%s\n", tunables[idx[a]].sysfs, lv->p.set[idx[a]].value);
+			said[idx[a]] = true;
+		}
+	}
+}
+
 /*
  * The tuned.conf of level lv, whose include is next (NULL at the end of
  * the chain): its own settings in [sysfs] (runtime) and, where its boot
@@ -87,7 +147,6 @@ static char *tuned_conf(const struct level *lv, const struct level *next)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	bool any = false;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
@@ -105,19 +164,7 @@ static char *tuned_conf(const struct level *lv, const struct level *next)
 	}
 	if (next)
 		fprintf(f, "include=%s\n", next->tuned);
-	for (size_t i = 0; i < N_TUNABLES; i++) {
-		const struct setting *s = &lv->p.set[i];
-		bool own = false;
-
-		for (size_t k = 0; k < lv->nown; k++)
-			own = own || (s->value[0] && s->file == lv->p.files[k]);
-		if (!own || !tunable_runtime(&tunables[i]))
-			continue;
-		if (!any)
-			fputs("\n[sysfs]\n", f);
-		any = true;
-		fprintf(f, "/sys/%s=%s\n", tunables[i].sysfs, s->value);
-	}
+	tuned_sysfs(f, lv, next);
 	/*
 	 * One cmdline_rcuqs option holding the whole boot form: the including
 	 * profile's replaces the included one's, as its settings do.

@@ -9,6 +9,7 @@
 
 #include "bootcfg.h"
 #include "cmd.h"
+#include "here.h"
 #include "output.h"
 #include "profile.h"
 #include "util.h"
@@ -95,6 +96,7 @@ static int do_list(struct rcuqs_ctx *ctx, int argc, char **argv)
 
 static int do_show(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
+	bool listed[N_TUNABLES] = { false };
 	struct profile p;
 	struct json j = { .f = stdout };
 	struct table t;
@@ -107,6 +109,7 @@ static int do_show(struct rcuqs_ctx *ctx, int argc, char **argv)
 		profile_free(&p);
 		return exit_status(r);
 	}
+	profile_here(ctx, &p);
 	if (ctx->json) {
 		json_open(&j, NULL, '{');
 		json_str(&j, "name", p.name);
@@ -117,20 +120,26 @@ static int do_show(struct rcuqs_ctx *ctx, int argc, char **argv)
 		json_close(&j, ']');
 		json_open(&j, "settings", '[');
 		for (size_t i = 0; i < N_TUNABLES; i++) {
-			char line[16];
+			char line[16], alt[16], nalt[16];
 
 			if (!p.set[i].value[0])
 				continue;
 			snprintf(line, sizeof(line), "%d", p.set[i].line);
+			snprintf(alt, sizeof(alt), "%d", p.set[i].alt + 1);
+			snprintf(nalt, sizeof(nalt), "%d", p.set[i].nalt);
 			json_open(&j, NULL, '{');
 			json_str(&j, "name", tunables[i].name);
 			json_str(&j, "value", p.set[i].value);
 			json_bool(&j, "runtime", tunable_runtime(&tunables[i]));
 			json_str(&j, "file", p.set[i].file);
 			json_num(&j, "line", line);
+			json_num(&j, "alternative", alt);
+			json_num(&j, "alternatives", nalt);
+			json_bool(&j, "acts_here", p.set[i].here == HERE_ACTS);
 			json_close(&j, '}');
 		}
 		json_close(&j, ']');
+		here_json(ctx, &p, &j);
 		json_close(&j, '}');
 		json_end(&j);
 		profile_free(&p);
@@ -152,16 +161,27 @@ static int do_show(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		char from[PATH_MAX + 16];
+		size_t idx[N_TUNABLES], n;
 
-		if (!p.set[i].value[0])
+		/* A line of alternatives together, in its order, as written. */
+		if (!p.set[i].value[0] || listed[i])
 			continue;
-		snprintf(from, sizeof(from), "%s:%d", p.set[i].file, p.set[i].line);
-		table_row(&t, tunables[i].name, p.set[i].value,
-			  tunable_runtime(&tunables[i]) ? "runtime" : "boot", from);
+		n = profile_line_of(&p, i, idx);
+		for (size_t a = 0; a < n; a++) {
+			const struct setting *s = &p.set[idx[a]];
+			char from[PATH_MAX + 16], name[64];
+
+			snprintf(from, sizeof(from), "%s:%d", s->file, s->line);
+			snprintf(name, sizeof(name), "%s%s", a ? ALT_SEP " " : "",
+				 tunables[idx[a]].name);
+			table_row(&t, name, s->value,
+				  tunable_runtime(&tunables[idx[a]]) ? "runtime" : "boot", from);
+			listed[idx[a]] = true;
+		}
 	}
 	table_print(&t, stdout);
 	table_free(&t);
+	here_print(ctx, &p, "not here: ", true, stdout);
 	profile_free(&p);
 	return EXIT_OK;
 }

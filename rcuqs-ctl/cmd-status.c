@@ -2,7 +2,9 @@
 /*
  * Commands that read the running state: status, verify, params.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "bootcfg.h"
 #include "cmd.h"
 #include "drift.h"
+#include "here.h"
 #include "kernel.h"
 #include "kmeta.h"
 #include "output.h"
@@ -21,6 +24,38 @@
 static const char *const counters[] = {
 	"gp_completed", "limit_qs", "urgent_qs", "resched_kicks", "cbs_invoked",
 };
+
+/*
+ * The counters in /sys/kernel/rcu_qs beside the known ones, by name: a
+ * series may add its own (7.3's for jiffies_till_nohz_qs), and what the
+ * kernel counts is shown whatever it is called.
+ */
+static void extra_counters(const struct rcuqs_ctx *ctx, struct json *j, struct table *t)
+{
+	char dir[PATH_MAX], rel[PATH_MAX], val[32];
+	struct dirent **names = NULL;
+	int n;
+
+	if (root_path(ctx, "/sys/" RCUQS_MARKER, dir, sizeof(dir)) < 0 ||
+	    (n = scandir(dir, &names, NULL, alphasort)) < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		bool known = name[0] == '.' || !valid_name(name) || strlen(name) > 64;
+
+		for (size_t k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
+			known |= strcmp(name, counters[k]) == 0;
+		snprintf(rel, sizeof(rel), RCUQS_MARKER "/%s", name);
+		if (!known && sysfs_read(ctx, rel, val, sizeof(val)) >= 0) {
+			if (ctx->json)
+				json_num(j, name, val);
+			else
+				table_row(t, name, val);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
 
 /* The kernel: release, series, preemption model and what acts there. */
 static void print_kernel(const struct kernel_info *k)
@@ -40,6 +75,8 @@ static void json_kernel(struct json *j, const struct kernel_info *k)
 	json_str(j, "release", k->release[0] ? k->release : NULL);
 	json_str(j, "baseline", k->baseline[0] ? k->baseline : NULL);
 	json_bool(j, "rcuqs", k->rcuqs);
+	json_bool(j, "cond_resched_qs_limit", k->limit);
+	json_bool(j, "jiffies_till_nohz_qs", k->nohz_qs);
 	json_str(j, "preempt", kernel_preempt_name(k->model));
 	json_str(j, "preempt_source", kernel_source_name(k->source));
 	if (k->dynamic < 0)
@@ -77,6 +114,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 			last = r;
 		else
 			have_profile = true;
+		profile_here(ctx, &p);
 	} else if (r != -ENOENT) {
 		/* Not "none": a record that cannot be read is not no record. */
 		errmsg("cannot read %s: %s", ACTIVE_FILE, errstr(r));
@@ -103,12 +141,16 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		char val[VALUE_MAX], shown[VALUE_MAX + 16] = "";
 		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
-		const char *want = expected_value(have_profile ? &p : NULL, orig, i);
+		const char *want = expected_value(ctx, have_profile ? &p : NULL, orig, i);
 		bool drift = tunable_drifts(ctx, i, want, have, val);
-		bool restored = want && !(have_profile && p.set[i].value[0]);
+		bool other = have_profile && p.set[i].value[0] && p.set[i].here == HERE_OTHER;
+		bool restored = want && !(have_profile && p.set[i].value[0] && !other);
 
 		if (restored)	/* a recorded value: shorter than VALUE_MAX */
 			snprintf(shown, sizeof(shown), "%.*s (original)", VALUE_MAX - 1, want);
+		else if (other)	/* an alternative not taken: said below the table */
+			snprintf(shown, sizeof(shown), "%.*s (not here)", VALUE_MAX - 1,
+				 p.set[i].value);
 
 		ndrift += drift;
 		if (ctx->json) {
@@ -117,6 +159,8 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 			json_bool(&j, "runtime", tunable_runtime(&tunables[i]));
 			json_str(&j, "running", have ? val : NULL);
 			json_str(&j, "profile", restored ? NULL : want);
+			json_bool(&j, "acts_here", have_profile && p.set[i].value[0] &&
+				  p.set[i].here == HERE_ACTS);
 			json_str(&j, "original", orig[i][0] ? orig[i] : NULL);
 			json_bool(&j, "drift", drift);
 			json_close(&j, '}');
@@ -125,7 +169,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 				  tunable_runtime(&tunables[i]) ? "runtime" : "boot",
 				  have ? val : (tunable_runtime(&tunables[i]) ? "(missing)" :
 						"(unset)"),
-				  restored ? shown : want, drift ? "*" : "");
+				  restored || other ? shown : want, drift ? "*" : "");
 		}
 	}
 	if (ctx->json) {
@@ -151,6 +195,8 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		printf("\n");
 		table_print(&t, stdout);
 		table_free(&t);
+		if (have_profile)
+			here_print(ctx, &p, "not here: ", true, stdout);
 		printf("\n");
 		if (table_init(&t, 2, "COUNTER", "VALUE") < 0) {
 			free(cmdline);
@@ -169,8 +215,11 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		else
 			table_row(&t, counters[i], have ? val : "(missing)");
 	}
+	extra_counters(ctx, &j, &t);
 	if (ctx->json) {
 		json_close(&j, '}');
+		if (have_profile)
+			here_json(ctx, &p, &j);
 		json_bool(&j, "drift", ndrift > 0);
 		json_kernel(&j, &k);
 		json_close(&j, '}');
@@ -220,6 +269,7 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 		profile_free(&p);
 		return exit_status(r);
 	}
+	profile_here(ctx, &p);
 	r = proc_cmdline(ctx, &cmdline);
 	if (r < 0) {
 		errmsg("cannot read %s: %s", PROC_CMDLINE, errstr(r));
@@ -233,7 +283,7 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		const struct tunable *t = &tunables[i];
-		const char *want = expected_value(&p, orig, i);
+		const char *want = expected_value(ctx, &p, orig, i);
 		char val[VALUE_MAX];
 		bool have;
 
@@ -250,9 +300,15 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 			json_str(&j, "expected", want);
 			json_str(&j, "actual", have ? val : NULL);
 			json_str(&j, "source", tunable_runtime(t) ? "sysfs" : "cmdline");
-			json_str(&j, "expected_from", p.set[i].value[0] ? "profile" : "original");
+			json_str(&j, "expected_from", p.set[i].value[0] &&
+				 p.set[i].here != HERE_OTHER ? "profile" : "original");
+			json_bool(&j, "in_kernel", !tunable_runtime(t) || sysfs_exists(ctx, t->sysfs));
 			json_close(&j, '}');
-		} else if (!p.set[i].value[0]) {
+		} else if (p.set[i].here == HERE_MISSING) {
+			printf("%s: not in the running kernel (no /sys/%s), profile '%s' wants %s "
+			       "(%s:%d)%s\n", t->name, t->sysfs, active, want, p.set[i].file,
+			       p.set[i].line, p.set[i].nalt > 1 ? "; nor is any alternative on that line" : "");
+		} else if (!p.set[i].value[0] || p.set[i].here == HERE_OTHER) {
 			printf("%s: running %s, profile '%s' does not set it: rcuqs put back %s, "
 			       "its value before rcuqs\n", t->name, have ? val : "(missing)", active,
 			       want);
@@ -266,11 +322,15 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	if (ctx->json) {
 		json_close(&j, ']');
+		here_json(ctx, &p, &j);
 		json_bool(&j, "match", ndiff == 0);
 		json_close(&j, '}');
 		json_end(&j);
-	} else if (ndiff == 0) {
-		printf("running state matches profile '%s'\n", active);
+	} else {
+		if (ndiff == 0)
+			printf("running state matches profile '%s'\n", active);
+		/* Lines the kernel has none of are differences, said above. */
+		here_print(ctx, &p, "not here: ", false, stdout);
 	}
 	free(cmdline);
 	profile_free(&p);

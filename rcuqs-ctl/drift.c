@@ -10,6 +10,7 @@
 #include "apply.h"
 #include "bootcfg.h"
 #include "drift.h"
+#include "here.h"
 #include "sysfs.h"
 
 bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline, char *val,
@@ -22,11 +23,13 @@ bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline, c
 	return cmdline && cmdline_value(cmdline, t->name, val, len);
 }
 
-const char *expected_value(const struct profile *p, char orig[N_TUNABLES][VALUE_MAX], size_t i)
+const char *expected_value(const struct rcuqs_ctx *ctx, const struct profile *p,
+			   char orig[N_TUNABLES][VALUE_MAX], size_t i)
 {
-	if (p && p->set[i].value[0])
+	if (p && p->set[i].value[0] && p->set[i].here != HERE_OTHER)
 		return p->set[i].value;
-	if (orig[i][0] && tunable_runtime(&tunables[i]))
+	/* A value recorded under a kernel that has the parameter: not here. */
+	if (orig[i][0] && tunable_runtime(&tunables[i]) && sysfs_exists(ctx, tunables[i].sysfs))
 		return orig[i];
 	return NULL;
 }
@@ -58,6 +61,7 @@ int active_drift(const struct rcuqs_ctx *ctx, char *name, size_t len, size_t *nd
 	r = profile_load(ctx, name, &p);
 	if (r == 0)
 		r = original_read(ctx, orig);
+	profile_here(ctx, &p);
 	if (r < 0) {
 		profile_free(&p);
 		return r;
@@ -67,7 +71,7 @@ int active_drift(const struct rcuqs_ctx *ctx, char *name, size_t len, size_t *nd
 		char val[VALUE_MAX];
 		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
 
-		*ndrift += tunable_drifts(ctx, i, expected_value(&p, orig, i), have, val);
+		*ndrift += tunable_drifts(ctx, i, expected_value(ctx, &p, orig, i), have, val);
 	}
 	free(cmdline);
 	profile_free(&p);

@@ -16,11 +16,14 @@
 bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline, char *val,
 		   size_t len);
 /*
- * What tunable i should be: the profile's value, or for a runtime
+ * What tunable i should be: the profile's value (an alternative not taken
+ * here is none: profile_here() first), or for a runtime
  * parameter it does not set that rcuqs changed before, the value it had
- * then (set-profile put it back). NULL when rcuqs does not manage it.
+ * then (set-profile put it back), where the running kernel has it. NULL
+ * when rcuqs does not manage it here.
  */
-const char *expected_value(const struct profile *p, char orig[N_TUNABLES][VALUE_MAX], size_t i);
+const char *expected_value(const struct rcuqs_ctx *ctx, const struct profile *p,
+			   char orig[N_TUNABLES][VALUE_MAX], size_t i);
 /* Whether tunable i differs from what it should be (want NULL: never). */
 bool tunable_drifts(const struct rcuqs_ctx *ctx, size_t i, const char *want, bool have,
 		    const char *val);

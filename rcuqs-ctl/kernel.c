@@ -252,6 +252,8 @@ void kernel_read(const struct rcuqs_ctx *ctx, struct kernel_info *k)
 	k->dynamic = -1;
 	k->reports = -1;
 	k->rcuqs = sysfs_exists(ctx, RCUQS_MARKER);
+	k->limit = sysfs_exists(ctx, tunable_find("rcutree.cond_resched_qs_limit")->sysfs);
+	k->nohz_qs = sysfs_exists(ctx, tunable_find("rcutree.jiffies_till_nohz_qs")->sysfs);
 	if (kernel_release(ctx, k->release, sizeof(k->release)) && parse_baseline(k->release, &major, &minor))
 		snprintf(k->baseline, sizeof(k->baseline), "%u.%u", major, minor);
 	/* Lazy preemption came with 6.13; before, preempt=lazy is refused. */
@@ -395,8 +397,23 @@ void kernel_describe(const struct kernel_info *k, char *buf, size_t len)
 const char *kernel_acts(const struct kernel_info *k)
 {
 	if (!k->rcuqs)
-		return "no rcuqs knob: the limit and a writable jiffies_till_sched_qs need the "
-		       "rcuqs patches";
+		return "no rcuqs knob: the limit, jiffies_till_nohz_qs and a writable "
+		       "jiffies_till_sched_qs need the rcuqs patches";
+	if (!k->limit && k->nohz_qs)
+		return "no cond_resched_qs_limit on this kernel; jiffies_till_nohz_qs asks a "
+		       "nohz_full CPU running in the kernel for its quiescent state directly "
+		       "(it acts); jiffies_till_sched_qs acts";
+	if (!k->limit)
+		return "neither cond_resched_qs_limit nor jiffies_till_nohz_qs on this kernel: "
+		       "profiles that set one of them cannot be applied here; "
+		       "jiffies_till_sched_qs acts";
+	if (k->nohz_qs)
+		return k->reports == 1 ?
+		       "cond_resched() reports a quiescent state every cond_resched_qs_limit "
+		       "calls (the limit acts); jiffies_till_nohz_qs and jiffies_till_sched_qs "
+		       "act" :
+		       "the limit acts only through cond_resched_lock() and friends, or where "
+		       "cond_resched() runs; jiffies_till_nohz_qs and jiffies_till_sched_qs act";
 	switch (k->reports) {
 	case 1:
 		return "cond_resched() reports a quiescent state every cond_resched_qs_limit "

@@ -20,6 +20,8 @@ struct kernel_info {
 	char release[65];	/* /proc/sys/kernel/osrelease; "" unknown */
 	char baseline[16];	/* "6.1", "6.12"; "" unknown */
 	bool rcuqs;		/* RCUQS_MARKER present */
+	bool limit;		/* rcutree.cond_resched_qs_limit present (6.1, 6.12) */
+	bool nohz_qs;		/* rcutree.jiffies_till_nohz_qs present (7.3) */
 	int dynamic;		/* PREEMPT_DYNAMIC: 1, 0, -1 unknown */
 	enum preempt_model model;
 	enum preempt_source source;

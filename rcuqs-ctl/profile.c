@@ -106,6 +106,118 @@ struct chain {
 			errmsg(fmt, __VA_ARGS__);				\
 	} while (0)
 
+/*
+ * One alternative of a setting line: its tunable, after the checks that
+ * need only the line. Said why, naming file and line, when refused.
+ */
+static const struct tunable *alternative(const char *file, int lineno, const char *key,
+					 const char *value, const struct setting own[N_TUNABLES],
+					 const struct tunable *const *before, int n)
+{
+	const struct tunable *t = tunable_find(key);
+	char q[QUOTE_BUF];
+
+	if (!t) {
+		if (n > 0 && (strcmp(key, "description") == 0 || strcmp(key, "include") == 0))
+			errmsg("%s:%d: '%s' cannot be an alternative: only runtime parameters can",
+			       file, lineno, key);
+		else
+			errmsg("%s:%d: unknown key '%s'", file, lineno, quote(key, q));
+		return NULL;
+	}
+	for (int k = 0; k < n; k++) {
+		if (before[k] == t) {
+			errmsg("%s:%d: %s is an alternative twice", file, lineno, t->name);
+			return NULL;
+		}
+	}
+	if (own[tunable_index(t)].value[0]) {
+		errmsg("%s:%d: duplicate key '%s' (first on line %d)", file, lineno, t->name,
+		       own[tunable_index(t)].line);
+		return NULL;
+	}
+	if (strlen(value) >= VALUE_MAX || tunable_check(t, value) < 0) {
+		errmsg("%s:%d: bad value '%s' for %s: expected %s", file, lineno, quote(value, q),
+		       t->name, t->range);
+		return NULL;
+	}
+	return t;
+}
+
+/*
+ * A setting line, key and value already split at the first '=': one
+ * "KEY=VALUE", or alternatives "KEY=VALUE || KEY=VALUE ..." of runtime
+ * parameters (the first the kernel has acts: here.c). Into own[].
+ */
+static int parse_setting(const char *file, int lineno, char *key, char *value,
+			 struct setting own[N_TUNABLES])
+{
+	const struct tunable *alt[N_TUNABLES];
+	char *val[N_TUNABLES];
+	int n = 0;
+
+	if (strncmp(key, ALT_SEP, strlen(ALT_SEP)) == 0) {
+		errmsg("%s:%d: missing alternative before '" ALT_SEP "'", file, lineno);
+		return -EINVAL;
+	}
+	if (strstr(key, ALT_SEP)) {
+		errmsg("%s:%d: missing '=' before '" ALT_SEP "'", file, lineno);
+		return -EINVAL;
+	}
+	for (;;) {
+		char *sep = strstr(value, ALT_SEP), *eq, *next;
+
+		if (sep)
+			*sep = '\0';
+		value = trim(value);
+		if (!(alt[n] = alternative(file, lineno, key, value, own, alt, n)))
+			return -EINVAL;
+		val[n++] = value;
+		if (!sep)
+			break;
+		key = trim(sep + strlen(ALT_SEP));
+		if (*key == '\0') {
+			errmsg("%s:%d: missing alternative after '" ALT_SEP "'", file, lineno);
+			return -EINVAL;
+		}
+		eq = strchr(key, '=');
+		next = strstr(key, ALT_SEP);
+		if (!eq || (next && next < eq)) {
+			char q[QUOTE_BUF];
+
+			if (next)
+				*next = '\0';
+			errmsg("%s:%d: missing '=' in alternative '%s'", file, lineno,
+			       quote(trim(key), q));
+			return -EINVAL;
+		}
+		*eq = '\0';
+		key = trim(key);
+		value = eq + 1;
+		if (*key == '\0') {
+			errmsg("%s:%d: missing key before '=' in an alternative", file, lineno);
+			return -EINVAL;
+		}
+	}
+	for (int k = 0; n > 1 && k < n; k++) {
+		if (!tunable_runtime(alt[k])) {
+			errmsg("%s:%d: %s is boot-only: only runtime parameters can be "
+			       "alternatives (whether a kernel has them is seen in /sys)", file,
+			       lineno, alt[k]->name);
+			return -EINVAL;
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		struct setting *s = &own[tunable_index(alt[k])];
+
+		strcpy(s->value, val[k]);	/* alternative() bounds it */
+		s->line = lineno;
+		s->alt = k;
+		s->nalt = n;
+	}
+	return 0;
+}
+
 /* Parse one file; its own settings land in own[], include name in inc. */
 static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 		      char **description, int *desc_line, char *inc, int *inc_line)
@@ -116,7 +228,6 @@ static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 	int lineno = 0, r = 0;
 
 	while ((len = getline(&line, &cap, f)) >= 0) {
-		const struct tunable *t;
 		char *key, *value, *eq;
 
 		lineno++;
@@ -144,6 +255,14 @@ static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 		value = trim(eq + 1);
 		if (*key == '\0') {
 			errmsg("%s:%d: missing key before '='", file, lineno);
+			r = -EINVAL;
+			break;
+		}
+		if ((strcmp(key, "description") == 0 || strcmp(key, "include") == 0) &&
+		    strstr(value, ALT_SEP)) {
+			/* Not text: a setting written as its alternative would be lost. */
+			errmsg("%s:%d: '%s' cannot have alternatives ('" ALT_SEP "'): only runtime "
+			       "parameters can", file, lineno, key);
 			r = -EINVAL;
 			break;
 		}
@@ -184,26 +303,8 @@ static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 			*inc_line = lineno;
 			continue;
 		}
-		t = tunable_find(key);
-		if (!t) {
-			errmsg("%s:%d: unknown key '%s'", file, lineno, quote(key, q));
-			r = -EINVAL;
+		if ((r = parse_setting(file, lineno, key, value, own)) < 0)
 			break;
-		}
-		if (own[tunable_index(t)].value[0]) {
-			errmsg("%s:%d: duplicate key '%s' (first on line %d)", file, lineno,
-			       key, own[tunable_index(t)].line);
-			r = -EINVAL;
-			break;
-		}
-		if (strlen(value) >= VALUE_MAX || tunable_check(t, value) < 0) {
-			errmsg("%s:%d: bad value '%s' for %s: expected %s", file, lineno,
-			       quote(value, q), t->name, t->range);
-			r = -EINVAL;
-			break;
-		}
-		strcpy(own[tunable_index(t)].value, value);
-		own[tunable_index(t)].line = lineno;
 	}
 	if (r == 0 && ferror(f))
 		r = -EIO;
@@ -306,7 +407,21 @@ static int load_one(const struct rcuqs_ctx *ctx, const char *name, bool shipped,
 		if (r < 0)
 			goto out;
 	}
-	/* This file's settings after its include's: later wins. */
+	/*
+	 * This file's settings after its include's: later wins, and a line
+	 * replaces every earlier line that names any of its parameters, all
+	 * of that line's alternatives with it.
+	 */
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		const struct setting old = p->set[i];
+
+		if (!own[i].value[0] || !old.value[0])
+			continue;
+		for (size_t k = 0; k < N_TUNABLES; k++)
+			if (p->set[k].value[0] && p->set[k].file == old.file &&
+			    p->set[k].line == old.line)
+				memset(&p->set[k], 0, sizeof(p->set[k]));
+	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		if (own[i].value[0]) {
 			p->set[i] = own[i];

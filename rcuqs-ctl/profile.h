@@ -15,11 +15,31 @@
 #define PROFILE_MAX_DEPTH 8	/* files in one include chain */
 #define VALUE_MAX 64
 #define PROFILE_LINE_MAX 1024	/* bytes in one line, newline included */
+#define ALT_SEP "||"		/* between the alternatives of a line */
 
+/*
+ * Where a setting stands on the running kernel, once here.c has looked
+ * (profile_here()); HERE_UNKNOWN until then.
+ */
+enum here {
+	HERE_UNKNOWN,
+	HERE_ACTS,	/* written (runtime) or put on the command line (boot) */
+	HERE_OTHER,	/* an alternative not taken: an earlier one acts here */
+	HERE_MISSING,	/* the kernel lacks it and every alternative of its line */
+};
+
+/*
+ * A line "KEY=VALUE || KEY=VALUE ..." sets alternatives: the first whose
+ * parameter the kernel has acts, the others are not written. Each keeps
+ * its file and line; alt is its place in the line, nalt the count (1 for
+ * a plain setting).
+ */
 struct setting {
 	char value[VALUE_MAX];	/* "" when the profile does not set it */
 	const char *file;	/* points into profile.files[] */
 	int line;
+	int alt, nalt;
+	enum here here;
 };
 
 struct profile {

@@ -32,6 +32,15 @@ const struct tunable tunables[N_TUNABLES] = {
 		.unit = "calls", .range = "0..1048576 (0 = off)", .dflt = "0",
 	},
 	{
+		/* 7.3's series: ask a looping nohz_full CPU directly, from age N. */
+		.name = "rcutree.jiffies_till_nohz_qs",
+		.sysfs = "module/rcutree/parameters/jiffies_till_nohz_qs",
+		.kmod = "tree", .param = "jiffies_till_nohz_qs",
+		.type = TT_ULONG, .min = 0, .max = ULONG_MAX - 1,
+		.unit = "jiffies",
+		.range = "0..ULONG_MAX-1 (0 = off; kernel: < stall timeout/2)", .dflt = "0",
+	},
+	{
 		.name = "rcutree.jiffies_till_first_fqs",
 		.sysfs = "module/rcutree/parameters/jiffies_till_first_fqs",
 		.kmod = "tree", .param = "jiffies_till_first_fqs",

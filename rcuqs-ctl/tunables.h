@@ -32,11 +32,15 @@ struct tunable {
 	const char *dflt;
 };
 
-#define N_TUNABLES 7
+#define N_TUNABLES 8
 extern const struct tunable tunables[N_TUNABLES];
 
-/* The sysfs file whose presence means the kernel has the rcuqs patches. */
-#define RCUQS_MARKER "module/rcutree/parameters/cond_resched_qs_limit"
+/*
+ * What every rcuqs series creates, on every baseline: its counters'
+ * directory. Its presence means the kernel has the rcuqs patches; which
+ * knobs it has is told by their own files (here.c).
+ */
+#define RCUQS_MARKER "kernel/rcu_qs"
 
 static inline bool tunable_runtime(const struct tunable *t)
 {

@@ -212,8 +212,9 @@ tunables_match() {
 }
 
 # profiles_match PAGE5 PAGE7: every shipped profile is a tag in (5)'s
-# "Shipped profiles" whose text names each of its PARAM=VALUE settings, and
-# a tag (first word) of (7)'s CHOOSING A PROFILE; (5) describes no others.
+# "Shipped profiles" whose text names each of its PARAM=VALUE settings
+# (each alternative of a line "A=x || B=y" on its own), and a tag (first
+# word) of (7)'s CHOOSING A PROFILE; (5) describes no others.
 profiles_match() {
 	ls "$tool_src/profiles" | sed -n 's/\.profile$//p' | sort >"$scratch/want-prof"
 	tags "$1" DESCRIPTION "Shipped profiles" | sort >"$scratch/got-prof"
@@ -226,6 +227,7 @@ profiles_match() {
 		body "$1" DESCRIPTION "Shipped profiles" "$p" | tr '\n' ' ' >"$scratch/pbody"
 		grep -vE '^[[:space:]]*(#|$)' "$tool_src/profiles/$p.profile" |
 			grep -vE '^[[:space:]]*(description|include)[[:space:]]*=' |
+			sed 's/[[:space:]]*||[[:space:]]*/\n/g' |
 			sed 's/[[:space:]]*=[[:space:]]*/=/; s/^[[:space:]]*//; s/[[:space:]]*$//' |
 			while IFS= read -r kv; do
 				grep -Fq -- "$kv" "$scratch/pbody" ||
@@ -467,7 +469,8 @@ if [ -n "$tool" ]; then
 	else
 		skip "exit 4 for a non-root writer" "needs root and setpriv to drop privileges"
 	fi
-	mkdir -p "$fake/sys/module/rcutree/parameters"
+	# An rcuqs kernel: its counters' directory is the marker (RCUQS_MARKER).
+	mkdir -p "$fake/sys/module/rcutree/parameters" "$fake/sys/kernel/rcu_qs"
 	echo 0 >"$fake/sys/module/rcutree/parameters/cond_resched_qs_limit"
 	run_code "exit 5 (documented): verify with no active profile" 5 "$tool" --root "$fake" verify
 

@@ -103,6 +103,26 @@ static void check_loaded(const struct profile *p)
 		if (v[0] && (tunable_check(&tunables[i], v) < 0 || !p->set[i].file))
 			abort();	/* a value the tool refuses made it through */
 	}
+	/*
+	 * A line of alternatives survives whole or not at all: each of its
+	 * settings has its place in it, and as many settings as it has
+	 * alternatives share its file and line, runtime ones only.
+	 */
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		const struct setting *s = &p->set[i];
+		int same = 0;
+
+		if (!s->value[0])
+			continue;
+		if (s->nalt < 1 || s->alt < 0 || s->alt >= s->nalt ||
+		    (s->nalt > 1 && !tunable_runtime(&tunables[i])))
+			abort();
+		for (size_t k = 0; k < N_TUNABLES; k++)
+			same += p->set[k].value[0] && p->set[k].file == s->file &&
+				p->set[k].line == s->line;
+		if (same != s->nalt)
+			abort();
+	}
 	if (p->description && strpbrk(p->description, "\n"))
 		abort();
 	args = boot_args(p);

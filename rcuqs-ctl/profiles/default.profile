@@ -8,9 +8,14 @@
 #   HZ=250; commit c06aed0e3100). cond_resched() reports a quiescent state
 #   only after that request (the flag approach of 4a81e8328d37, 2014).
 # - rcutree.cond_resched_qs_limit=0: no periodic report from cond_resched().
+#   7.3 has no such limit (its cond_resched() does nothing on x86); there
+#   the series' rcutree.jiffies_till_nohz_qs=0, off, is the same upstream
+#   behaviour: RCU does not ask a looping nohz_full CPU early. One line
+#   names both: the first the running kernel has is set (rcuqs.profile(5),
+#   Alternatives).
 #
 # The other shipped profiles include this one, so switching between them
 # never leaves a value of the previous profile behind.
 description=Upstream 6.1 behaviour: grace-period length and callback batching as the kernel computes them
 rcutree.jiffies_till_sched_qs=auto
-rcutree.cond_resched_qs_limit=0
+rcutree.jiffies_till_nohz_qs=0 || rcutree.cond_resched_qs_limit=0

@@ -34,7 +34,9 @@
 #   With a stall timeout of 8 s or less (2000 jiffies, a ceiling of 999)
 #   the kernel refuses 1000 and rcuqs-ctl restores everything it had
 #   written.
-# - cond_resched_qs_limit=0: no extra quiescent states from cond_resched().
+# - cond_resched_qs_limit=0: no extra quiescent states from cond_resched();
+#   on 7.3, which has no limit, jiffies_till_nohz_qs=0: RCU asks a looping
+#   nohz_full CPU no earlier than jiffies_till_sched_qs says.
 #
 # Cost: a CPU looping in the kernel holds a grace period for up to 4 s
 # before RCU asks it for a quiescent state, so synchronize_rcu() callers,
@@ -42,4 +44,4 @@
 include=default
 description=Fewer, longer grace periods where kernel loops hold them (RCU asks after 4 s); no throughput gain measured; such loops then hold grace periods up to 4 s
 rcutree.jiffies_till_sched_qs=1000
-rcutree.cond_resched_qs_limit=0
+rcutree.jiffies_till_nohz_qs=0 || rcutree.cond_resched_qs_limit=0

@@ -20,8 +20,10 @@ scratch=$BUILD/units-check
 root=$scratch/root
 unitdir=/usr/lib/systemd/system
 tap=$RESULTS/units.tap
-# The parameter only a patched kernel has, and the file "set-profile" writes.
-patched_param=/sys/module/rcutree/parameters/cond_resched_qs_limit
+# What only a patched kernel has, every series (6.1, 6.12, 7.3) alike: its
+# counters' directory (rcuqs-ctl's RCUQS_MARKER); and the file
+# "set-profile" writes.
+patched_marker=/sys/kernel/rcu_qs
 active_file=/etc/rcuqs/active
 
 mkdir -p "$RESULTS"
@@ -93,7 +95,7 @@ boot_unit() {
 
 # boot_conditions FILE: runs only on a patched kernel with a recorded profile.
 boot_conditions() {
-	has "$1" Unit ConditionPathExists "$patched_param" &&
+	has "$1" Unit ConditionPathExists "$patched_marker" &&
 		has "$1" Unit ConditionPathExists "$active_file"
 }
 
@@ -201,31 +203,34 @@ done
 
 check "rcuqs.service: oneshot, RemainAfterExit, early-boot ordering, apply, WantedBy=sysinit.target" \
 	boot_unit "$boot"
-check "rcuqs.service: runs only with $patched_param and $active_file" boot_conditions "$boot"
+check "rcuqs.service: runs only with $patched_marker and $active_file" boot_conditions "$boot"
 
-# The condition must name the parameter of the kernel contract in README.md.
+# The condition must name the directory of the kernel contract in README.md.
 readme_param() {
-	grep -q '`rcutree\.cond_resched_qs_limit`' "$top/README.md" ||
-		{ echo "README.md no longer names rcutree.cond_resched_qs_limit"; return 1; }
+	grep -q '`/sys/kernel/rcu_qs/`' "$top/README.md" ||
+		{ echo "README.md no longer names /sys/kernel/rcu_qs/"; return 1; }
 }
-check "the condition's parameter is the one README.md's kernel contract names" readme_param
+check "the condition's directory is the one README.md's kernel contract names" readme_param
 
-# ... and the one the kernel series really adds: a module_param in
-# kernel/rcu/tree.c, whose MODULE_PARAM_PREFIX is "rcutree.".
-# series_param NAME: a patch of the series adds module_param*(NAME, to tree.c.
+# ... and the one every kernel series really makes: a kobject NAME under
+# kernel_kobj (/sys/kernel), in kernel-patches/series (6.1) and in the
+# series of each other baseline (kernel-patches/*/series).
+# series_param NAME: every series has a patch that creates /sys/kernel/NAME.
 series_param() {
 	p=$1
-	for f in $(sed 's/#.*//' "$top/kernel-patches/series"); do
-		awk '/^\+\+\+ b\// { file = $2 } file == "b/kernel/rcu/tree.c" { print }' \
-			"$top/kernel-patches/$f"
-	done | grep -Eq "^\+[[:space:]]*module_param[_a-z]*\($p," ||
-		{ echo "no patch in kernel-patches/series adds module_param*($p, ...) to kernel/rcu/tree.c"; return 1; }
+	for s in "$top/kernel-patches/series" "$top"/kernel-patches/*/series; do
+		[ -s "$s" ] || continue
+		d=$(dirname "$s")
+		for f in $(sed 's/#.*//' "$s"); do cat "$d/$f"; done |
+			grep -Eq "^\+.*kobject_create_and_add\(\"$p\", kernel_kobj\)" ||
+			{ echo "no patch in ${s#$top/} creates /sys/kernel/$p (kobject_create_and_add(\"$p\", kernel_kobj))"; return 1; }
+	done
 }
 if [ -s "$top/kernel-patches/series" ]; then
-	check "the condition's parameter is added to kernel/rcu/tree.c by the kernel series" \
-		series_param "${patched_param##*/}"
+	check "the condition's directory is made by every kernel series (6.1, 6.12, 7.3)" \
+		series_param "${patched_marker##*/}"
 else
-	skip "the condition's parameter is added by the kernel series" "kernel-patches/series is empty"
+	skip "the condition's directory is made by the kernel series" "kernel-patches/series is empty"
 fi
 check "rcuqs-profile@.service: oneshot, no RemainAfterExit, set-profile %i" template_unit "$tmpl"
 # exposure UNIT-FILE: "systemd-analyze security --offline=true" rates the
@@ -284,12 +289,12 @@ expect_fail "self-test: exposure check rejects the unit without its sandboxing" 
 	"want 2.0 or lower" exposure "$root$unitdir/rcuqs-open.service"
 expect_fail "self-test: static check rejects DefaultDependencies=yes" \
 	"DefaultDependencies= is 'yes'" boot_unit "$root$unitdir/rcuqs-deps.service"
-broken rcuqs-cond.service 's|cond_resched_qs_limit$|cond_resched_qs_limi|' "$boot"
+broken rcuqs-cond.service 's|/sys/kernel/rcu_qs$|/sys/kernel/rcu_q|' "$boot"
 [ -s "$top/kernel-patches/series" ] &&
-	expect_fail "self-test: series check rejects a parameter the series does not add" \
-		"no patch.*cond_resched_qs_limi," series_param cond_resched_qs_limi
+	expect_fail "self-test: series check rejects a directory the series does not make" \
+		"no patch.*creates /sys/kernel/rcu_q " series_param rcu_q
 expect_fail "self-test: static check rejects a condition on a misspelt parameter" \
-	"ConditionPathExists= lacks '$patched_param'" boot_conditions "$root$unitdir/rcuqs-cond.service"
+	"ConditionPathExists= lacks '$patched_marker'" boot_conditions "$root$unitdir/rcuqs-cond.service"
 broken rcuqs-profile-I@.service 's/ %i$/ %I/' "$tmpl"
 expect_fail "self-test: static check rejects %I in the template" \
 	"ExecStart= is .*%I" template_unit "$root$unitdir/rcuqs-profile-I@.service"

@@ -9,7 +9,8 @@
 # shipped profile, and local ones that cover what the mapping has to get
 # right (an /etc override extending the shipped profile of its name,
 # boot-only parameters, a child that takes a parameter back to the
-# kernel's default, no description, '#' and bytes that are not UTF-8 in a
+# kernel's default, a child whose line replaces a line of alternatives
+# (tuned's drop=), no description, '#' and bytes that are not UTF-8 in a
 # description), is exported into one directory and loaded by name; the
 # merged result must be what 'rcuqs-ctl show' and 'boot-args' say.
 # Self-tests break an export and expect the check to fail.
@@ -109,6 +110,9 @@ expect_fail "self-test: a lost include fails" "^files loaded|^\[sysfs\]" load la
 broken latency 's/^include=rcuqs-default$/include=default/'
 expect_fail "self-test: an include that tuned's own 'default' answers fails" \
 	"^files loaded.*usr/lib/tuned/default" load latency "$work/broken"
+broken plain '/^drop=/d'
+expect_fail "self-test: an alternative that a later line replaced, left in tuned's merge, fails" \
+	"^\[sysfs\]" load plain "$work/broken"
 broken nohz '/^cmdline_rcuqs=/d'
 expect_fail "self-test: a missing boot-only parameter fails" "^kernel command line" \
 	load nohz "$work/broken"

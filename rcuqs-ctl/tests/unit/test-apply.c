@@ -173,6 +173,7 @@ static void test_stall_order(void **state)
 /* A fake root set-profile can run on: the marker, a profile, the lock's /run. */
 static void setprofile_root(void)
 {
+	unit_write("sys/kernel/rcu_qs/gp_completed", 0444, "0\n");	/* RCUQS_MARKER */
 	unit_write("usr/lib/rcuqs/profiles/t.profile", 0644,
 		   "rcutree.jiffies_till_sched_qs=1000\nrcutree.cond_resched_qs_limit=256\n");
 	unit_mkdirs("run", 0755);
