@@ -15,6 +15,11 @@ setp jiffies_till_sched_qs auto
 swrite /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout 3 >/dev/null
 is "$(rd /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)" 3 "stall timeout lowered to 3 s"
 MS=5000
+# The counters this kernel has (7.3: no limit_qs, nohz_qs_asks instead).
+ctrs=""
+for c in gp_completed limit_qs urgent_qs resched_kicks nohz_qs_asks; do
+	[ -e "$Q/$c" ] && ctrs="$ctrs $c"
+done
 
 # run PROFILE: the loop for MS ms on the nohz_full CPU, the counters read
 # about every 500 ms while it runs; sets slices (gp_completed growth per
@@ -29,7 +34,7 @@ run() {
 	dmesg -C
 	modprobe rcuqs_loop ms=$MS cpu=$nz delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000 &
 	pid=$!
-	for c in gp_completed limit_qs urgent_qs resched_kicks; do get "c0[$c]" $Q/$c; done
+	for c in $ctrs; do get "c0[$c]" $Q/$c; done
 	t0=${EPOCHREALTIME/./}
 	for ((t = 0; t < 2 * MS / 500; t++)); do
 		sleep 0.5
@@ -38,7 +43,7 @@ run() {
 		t1=${EPOCHREALTIME/./}
 		ms=$(((t1 - t0) / 1000)) t0=$t1
 		lens="$lens $ms"
-		for c in gp_completed limit_qs urgent_qs resched_kicks; do
+		for c in $ctrs; do
 			get "c1[$c]" $Q/$c
 			per[$c]="${per[$c]-} $((c1[$c] - c0[$c]))"
 			c0[$c]=${c1[$c]}
@@ -55,7 +60,7 @@ run() {
 	stalls=$(dmesg | grep -cE 'detected stalls on CPUs/tasks|self-detected stall')
 	diag "$1: ${MS} ms loop on CPU $nz, $r_loops calls ($((r_loopus * 1000 / (r_loops + 1))) ns each, ndelay(1000) included);" \
 		"  slices of the loop (ms):$lens; gp_completed:$slices;" \
-		"  limit_qs:${per[limit_qs]-}; urgent_qs:${per[urgent_qs]-}; resched_kicks:${per[resched_kicks]-};" \
+		"  limit_qs:${per[limit_qs]-}; urgent_qs:${per[urgent_qs]-}; resched_kicks:${per[resched_kicks]-}; nohz_qs_asks:${per[nohz_qs_asks]-};" \
 		"  synchronize_rcu() calls $r_gps, p99 $((r_gp99 / 1000)) ms, max $((r_gpmax / 1000)) ms, stall warnings $stalls"
 }
 
