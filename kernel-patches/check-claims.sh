@@ -104,8 +104,10 @@ tl "5/5: the changelog says every limit switch IPIs every CPU" has "$p5" 'IPIs'
 if [ -n "$nolimit" ]; then
 	t "0/5: the cover letter says why the cond_resched() limit is left out (7.3's __sched_dynamic_update())" \
 		sh -c "grep -q '__sched_dynamic_update()' '$cover' && grep -q 'preempt_dynamic_disable(cond_resched)' '$cover'"
-	t "0/5: the cover letter says what the lock variants still do and that the decision waits for a measurement" \
-		sh -c "grep -q '__cond_resched_lock()' '$cover' && grep -qi 'pending measurement' '$cover'"
+	t "0/5: the cover letter says what the lock variants still do, and the measurement that left them out" \
+		sh -c "grep -q '__cond_resched_lock()' '$cover' && grep -q 'lock variants need no limit' '$cover' && ! grep -qi 'pending measurement' '$cover'"
+	t "2/5: the request asks a CPU it cannot note a quiescent state on to reschedule (the lock-variant loops)" \
+		has "$(pick rcu-Ask-looping-nohz_full)" '^\+.*set_need_resched_current\(\)'
 	t "3/5: no limit_qs counter without the limit" hasnt "$p3" '^\+.*limit_qs'
 	t "5/5: rcutorture does not write a cond_resched_qs_limit that does not exist" hasnt "$p5" '^\+.*cond_resched_qs_limit'
 	t "4/5: no MODULE_PARM_DESC for a cond_resched_qs_limit that does not exist" \

@@ -26,6 +26,9 @@
 #define SECONDS_MAX 3600.0
 #define NOHZ_FULL "devices/system/cpu/nohz_full"	/* below /sys */
 #define STALL_TIMEOUT "module/rcupdate/parameters/rcu_cpu_stall_timeout"
+/* The series' second knob: 6.1's and 6.12's limit, or 7.3's request. */
+#define LIMIT_PARAM "module/rcutree/parameters/cond_resched_qs_limit"
+#define NOHZ_QS_PARAM "module/rcutree/parameters/jiffies_till_nohz_qs"
 
 /* Everything the decision reads besides the rates. */
 struct facts {
@@ -38,6 +41,8 @@ struct facts {
 	char stall_timeout[32];	/* "" when unreadable */
 	char active[80];	/* "" when none */
 	size_t ndrift;
+	bool limit;		/* the kernel has cond_resched_qs_limit (6.1, 6.12) */
+	bool nohz_qs;		/* it has jiffies_till_nohz_qs (7.3) */
 };
 
 /* Reasons given: a threshold compared with a rate, or words alone (t < 0). */
@@ -67,6 +72,8 @@ static void read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 	char *cmdline = NULL;
 
 	memset(f, 0, sizeof(*f));
+	f->limit = sysfs_exists(ctx, LIMIT_PARAM);
+	f->nohz_qs = sysfs_exists(ctx, NOHZ_QS_PARAM);
 	if (sysfs_read(ctx, NOHZ_FULL, f->nohz_full, sizeof(f->nohz_full)) < 0 ||
 	    strcmp(f->nohz_full, "(null)") == 0)
 		f->nohz_full[0] = '\0';
@@ -101,6 +108,21 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 		because(v, T_LIMIT_ACTING, limit, "while the limit reports: it is too high for "
 			"these loops; a profile that includes the active one with a lower "
 			"rcutree.cond_resched_qs_limit would report sooner");
+	} else if (asked && !f->limit) {
+		because(v, tu, urgent, "loops hold grace periods back until RCU asks");
+		if (!f->nohz_full[0]) {
+			because(v, -1, 0, "but no CPU is nohz_full: every CPU's tick reports "
+				"quiescent states");
+		} else if (f->nohz_qs) {
+			because(v, -1, 0, "this kernel has no cond_resched() limit; nohz_full CPUs "
+				"are there to run such loops: latency sets "
+				"rcutree.jiffies_till_nohz_qs, which asks them for their quiescent "
+				"states directly");
+			v->profile = "latency";
+		} else {
+			because(v, -1, 0, "but this kernel has neither cond_resched_qs_limit nor "
+				"jiffies_till_nohz_qs: only jiffies_till_sched_qs is left to tune");
+		}
 	} else if (asked && limit < thresholds[T_LIMIT_STILL].value) {
 		because(v, tu, urgent, "loops hold grace periods back until RCU asks");
 		because(v, T_LIMIT_STILL, limit, "the limit reports nothing");
@@ -143,8 +165,11 @@ static void print_text(const struct facts *f, const struct rates *r, double secs
 	printf("sampled %.1f s: %.1f grace periods/s, ", secs, r->per_s[C_GP]);
 	if (r->have_cbs_per_gp)
 		printf("%.1f callbacks/grace period, ", r->cbs_per_gp);
-	printf("limit_qs %.1f/s, urgent_qs %.1f/s, resched_kicks %.1f/s\n", r->per_s[C_LIMIT],
-	       r->per_s[C_URGENT], r->per_s[C_KICKS]);
+	if (r->have[C_LIMIT])
+		printf("limit_qs %.1f/s, ", r->per_s[C_LIMIT]);
+	else
+		printf("limit_qs - (no limit on this kernel), ");
+	printf("urgent_qs %.1f/s, resched_kicks %.1f/s\n", r->per_s[C_URGENT], r->per_s[C_KICKS]);
 	printf("nohz_full: %s; rcu_nocbs: %s; stall timeout: %s s\n", or_none(f->nohz_full),
 	       or_none(f->rcu_nocbs), f->stall_timeout[0] ? f->stall_timeout : "?");
 	printf("preemption: %s%s%s%s; RCU: %s\n", f->preempt, f->preempt_from[0] ? " (from " : "",
@@ -186,7 +211,7 @@ static void print_json(const struct facts *f, const struct rates *r, double secs
 	json_real(&j, "seconds", secs, true);
 	json_real(&j, "gp_per_s", r->per_s[C_GP], true);
 	json_real(&j, "cbs_per_gp", r->cbs_per_gp, r->have_cbs_per_gp);
-	json_real(&j, "limit_qs_per_s", r->per_s[C_LIMIT], true);
+	json_real(&j, "limit_qs_per_s", r->per_s[C_LIMIT], r->have[C_LIMIT]);
 	json_real(&j, "urgent_qs_per_s", r->per_s[C_URGENT], true);
 	json_real(&j, "resched_kicks_per_s", r->per_s[C_KICKS], true);
 	json_str(&j, "nohz_full", f->nohz_full[0] ? f->nohz_full : NULL);
@@ -267,8 +292,9 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 		errmsg("RCUQS_TEST_SAMPLES: recommend needs two snapshots");
 	if (ret == 0)
 		ret = rates_compute(&s, &a, &b, secs, &r);
+	/* Every counter, limit_qs only where the kernel has the limit. */
 	for (size_t i = 0; ret == 0 && i < N_COUNTERS; i++) {
-		if (!r.have[i]) {
+		if (!r.have[i] && (i != C_LIMIT || sysfs_exists(ctx, LIMIT_PARAM))) {
 			errmsg("cannot read /sys/%s/%s", COUNTERS_DIR, counter_names[i]);
 			ret = -EIO;
 		}

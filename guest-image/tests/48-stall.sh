@@ -9,7 +9,8 @@
 nz=$(rd /sys/devices/system/cpu/nohz_full)
 nz=${nz%%[-,]*}
 old_stall=$(rd /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)
-old_j=$(param jiffies_till_sched_qs) old_l=$(param cond_resched_qs_limit)
+second=$(knob2)
+old_j=$(param jiffies_till_sched_qs) old_l=$(param $second)
 setp jiffies_till_sched_qs auto
 swrite /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout 3 >/dev/null
 is "$(rd /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)" 3 "stall timeout lowered to 3 s"
@@ -73,7 +74,7 @@ diag "default on the same loop: the kicks at 3 x jiffies_to_sched_qs end its gra
 
 swrite /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout "$old_stall" >/dev/null
 setp jiffies_till_sched_qs "$old_j"
-setp cond_resched_qs_limit "$old_l"
+setp $second "$old_l"
 rm -f /etc/rcuqs/active
-is "$(param jiffies_till_sched_qs)/$(param cond_resched_qs_limit)" "$old_j/$old_l" \
+is "$(param jiffies_till_sched_qs)/$(param $second)" "$old_j/$old_l" \
 	"the command line's values are back"

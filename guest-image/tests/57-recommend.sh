@@ -12,7 +12,8 @@
 
 preemptible=0
 uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1
-old_lim=$(param cond_resched_qs_limit) old_jtsq=$(param jiffies_till_sched_qs)
+second=$(knob2)
+old_2nd=$(param $second) old_jtsq=$(param jiffies_till_sched_qs)
 # The loop of 47-effect (ndelay(1000); cond_resched();), synchronize_rcu()
 # timed from CPU 0 every 5 ms: CPU 2 sees no context switch of its own.
 LOAD=(delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000)
@@ -84,7 +85,7 @@ fi
 
 # Back to the command line's values, nothing recorded.
 out=$(rcuqs-ctl off 2>&1) || nok "rcuqs-ctl off: $out"
-setp cond_resched_qs_limit "$old_lim"
+setp $second "$old_2nd"
 setp jiffies_till_sched_qs "$old_jtsq"
-is "$(param cond_resched_qs_limit)/$(param jiffies_till_sched_qs)" "$old_lim/$old_jtsq" \
+is "$(param $second)/$(param jiffies_till_sched_qs)" "$old_2nd/$old_jtsq" \
 	"the command line's values are back after the recommend runs"

@@ -8,8 +8,11 @@
 release=$(uname -r)
 base=${release%.*}
 if uname -v | grep -q PREEMPT_DYNAMIC; then
-	# Debian's model: PREEMPT_DYNAMIC, voluntary unless preempt= says else.
-	want=$(cmdline_arg preempt) || want=voluntary
+	# Debian's model: PREEMPT_DYNAMIC, voluntary unless preempt= says else;
+	# lazy on 7.3, where x86 offers only lazy and full.
+	dflt=voluntary
+	case $base in 6.1 | 6.12) ;; *) dflt=lazy ;; esac
+	want=$(cmdline_arg preempt) || want=$dflt
 else
 	want=none
 fi

@@ -1,6 +1,6 @@
 # boots: torture
 # rcutorture (torture_type=rcu, CPU hotplug on) rewriting
-# jiffies_till_sched_qs and cond_resched_qs_limit itself, including auto
+# jiffies_till_sched_qs and cond_resched_qs_limit (7.3: jiffies_till_nohz_qs) itself, including auto
 # and 0 (rcutorture.qs_tunable_interval, patch 5), while rcuqs-ctl
 # set-profile switches to a random shipped profile every 100 ms.
 # Pass: rcutorture's "End of test: SUCCESS", every switch succeeded, the
@@ -12,7 +12,9 @@
 secs=${RCUQS_TORTURE_SECS:-$(cmdline_arg rcuqs.torture_secs || echo 60)}
 args="torture_type=rcu stat_interval=15 onoff_interval=3 onoff_holdoff=5 verbose=0"
 args="$args qs_tunable_interval=50"
-before="$(param jiffies_till_sched_qs) $(param cond_resched_qs_limit)"
+# The series' second tunable (rcutorture rewrites whichever the kernel has).
+second=$(knob2)
+before="$(param jiffies_till_sched_qs) $(param $second)"
 diag "modprobe rcutorture $args; set-profile every 100 ms for $secs s"
 out=$(modprobe rcutorture $args 2>&1)
 check "rcutorture loads ($out)" test -d /sys/module/rcutorture
@@ -48,7 +50,7 @@ diag "onlines/offlines: $(grep -oE 'onoff: [0-9]+/[0-9]+:[0-9]+/[0-9]+' <<<"$log
 # rcutorture puts back what was in force when it started, unless the
 # last write of a tunable was rcuqs-ctl's: then it says so and keeps it.
 set -- $before
-for name in jiffies_till_sched_qs cond_resched_qs_limit; do
+for name in jiffies_till_sched_qs $second; do
 	b=$1
 	shift
 	cur=$(param $name)

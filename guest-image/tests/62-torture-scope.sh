@@ -6,8 +6,7 @@
 j=$(param jiffies_till_sched_qs)
 # The tunable written during the run: the limit, or on 7.3, which has
 # none, jiffies_till_nohz_qs (rcutorture rewrites that one there).
-other=cond_resched_qs_limit
-has_limit || other=jiffies_till_nohz_qs
+other=$(knob2)
 lim=$(param $other)
 mine=64
 [ "$lim" = $mine ] && mine=65

@@ -25,7 +25,8 @@ out=$(rcuqs-ctl --version 2>&1)
 check "rcuqs-ctl runs in the guest (libkmod found): $out" test -n "$out"
 
 # The values before rcuqs first writes anything ('off' must restore them).
-boot_limit=$(param cond_resched_qs_limit) boot_jtsq=$(param jiffies_till_sched_qs)
+second=$(knob2)
+boot_limit=$(param $second) boot_jtsq=$(param jiffies_till_sched_qs)
 boot_fqs=$(param jiffies_till_next_fqs)
 boot_stall=$(cat /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)
 
@@ -36,7 +37,7 @@ is "$(unit_prop rcuqs.service ActiveState)" inactive "rcuqs.service: ActiveState
 is "$(unit_prop rcuqs.service Result)" success "rcuqs.service: Result=success, not failed"
 check "rcuqs.service is not failed" eval '! systemctl is-failed --quiet rcuqs.service'
 diag "$(systemctl status rcuqs.service 2>&1 | head -6)"
-is "$(param jiffies_till_sched_qs) $(param cond_resched_qs_limit)" "auto 0" \
+is "$(param jiffies_till_sched_qs) $(param $second)" "auto 0" \
 	"kernel defaults in force, nothing applied"
 
 # Runtime: every shipped profile in turn, then back to the first.
@@ -93,7 +94,9 @@ for p in throughput latency; do
 	check "$p: status: gp_completed grows under the loop (+$tg)" test "$tg" -gt 0
 	pv=()
 	profile_load "$p"
-	if [ "${pv[rcutree.cond_resched_qs_limit]:-0}" = 0 ]; then
+	if ! has_limit; then
+		no_limit_skip "$p: limit_qs in status"
+	elif [ "${pv[rcutree.cond_resched_qs_limit]:-0}" = 0 ]; then
 		is "$dl" 0 "$p (no limit): status --json: limit_qs does not move"
 		is "$tl" 0 "$p (no limit): status: limit_qs does not move"
 	else
@@ -111,7 +114,8 @@ done
 keys=$(tr '\0' '\n' </lib/modules/"$(uname -r)"/modules.builtin.modinfo)
 out=$(rcuqs-ctl params 2>&1)
 json=$(rcuqs-ctl --json params 2>&1)
-for p in jiffies_till_sched_qs cond_resched_qs_limit; do
+for p in jiffies_till_sched_qs cond_resched_qs_limit jiffies_till_nohz_qs; do
+	[ -e "$P/$p" ] || continue
 	kdesc=$(sed -n "s/^tree\.parm=$p://p" <<<"$keys")
 	check "params shows the kernel's description of $p: '$kdesc'" \
 		eval '[ -n "$kdesc" ] && grep -F "rcutree.$p" <<<"$out" | grep -qF -- "$kdesc"'
@@ -138,7 +142,7 @@ rcuqs-ctl set rcutree.jiffies_till_next_fqs=$((orig_fqs + 2)) >/dev/null 2>&1 ||
 out=$(rcuqs-ctl off 2>&1)
 check "off: exit 0" test $? = 0
 diag "$out"
-is "$(param cond_resched_qs_limit)" "$boot_limit" "off: cond_resched_qs_limit back to its boot value $boot_limit"
+is "$(param $second)" "$boot_limit" "off: $second back to its boot value $boot_limit"
 is "$(param jiffies_till_sched_qs)" "$boot_jtsq" "off: jiffies_till_sched_qs back to its boot value $boot_jtsq"
 is "$(param jiffies_till_next_fqs)" "$boot_fqs" "off: jiffies_till_next_fqs (an ad-hoc set) back to $boot_fqs"
 is "$(cat $stall)" "$boot_stall" "off: the stall timeout back to its boot value $boot_stall"

@@ -7,7 +7,16 @@
 
 N=${RCUQS_RACE:-200}
 fails=0 torn=0 wrong=0 rounds=0
-declare -A want=([latency]="auto 256" [throughput]="1000 0")
+# What each profile leaves in jiffies_till_sched_qs and the series'
+# second knob on this kernel (the limit, or 7.3's jiffies_till_nohz_qs).
+second=$(knob2)
+declare -A want
+for p in latency throughput; do
+	pv=()
+	profile_load $p
+	want[$p]="${pv[rcutree.jiffies_till_sched_qs]} ${pv[rcutree.$second]}"
+done
+diag "latency leaves '${want[latency]}', throughput '${want[throughput]}' (jiffies_till_sched_qs $second)"
 for ((i = 1; i <= N; i++)); do
 	rcuqs-ctl set-profile latency >/dev/null 2>&1 &
 	a=$!
@@ -16,12 +25,12 @@ for ((i = 1; i <= N; i++)); do
 	wait $a || fails=$((fails + 1))
 	wait $b || fails=$((fails + 1))
 	get j $P/jiffies_till_sched_qs
-	get l $P/cond_resched_qs_limit
+	get l $P/$second
 	get act /etc/rcuqs/active
 	case "$j $l" in
 	"${want[latency]}") got=latency ;;
 	"${want[throughput]}") got=throughput ;;
-	*) got=torn torn=$((torn + 1)); diag "round $i: torn: jiffies_till_sched_qs=$j cond_resched_qs_limit=$l" ;;
+	*) got=torn torn=$((torn + 1)); diag "round $i: torn: jiffies_till_sched_qs=$j $second=$l" ;;
 	esac
 	if [ "$got" != torn ] && [ "$act" != "$got" ]; then
 		wrong=$((wrong + 1))

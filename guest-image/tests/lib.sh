@@ -101,6 +101,9 @@ sched_qs_max() {
 # has not (cond_resched() never runs on x86 there, kernel-patches/7.3/
 # README). no_limit_skip DESC: DESC as a TAP skip that says so.
 has_limit() { [ -e "$P/cond_resched_qs_limit" ]; }
+# knob2: the series' second runtime knob on this kernel: the cond_resched()
+# limit (6.1, 6.12), or 7.3's jiffies_till_nohz_qs.
+knob2() { if has_limit; then echo cond_resched_qs_limit; else echo jiffies_till_nohz_qs; fi; }
 no_limit_skip() {
 	ok "$1 # SKIP no rcutree.cond_resched_qs_limit on $(uname -r): no cond_resched() limit there (kernel-patches/7.3/README)"
 }
@@ -178,19 +181,35 @@ shipped_profiles() {	# the names of the shipped profiles
 
 # profile_load NAME: pv[KEY]=VALUE for every kernel parameter the shipped
 # profile NAME sets, includes first, later lines winning: read here
-# without rcuqs-ctl, so that the tool is checked against the files.
+# without rcuqs-ctl, so that the tool is checked against the files. Of a
+# line of alternatives, "A=x || B=y" (rcuqs.profile(5)), the first whose
+# parameter this kernel has in /sys/module.
 declare -A pv
 profile_load() {
-	local line k v
+	local line k v alt n
+	local -a alts
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in '' | '#'* | ';'*) continue ;; esac
-		k=${line%%=*} v=${line#*=}
-		k=${k//[[:space:]]/}
-		v=${v#"${v%%[![:space:]]*}"} v=${v%"${v##*[![:space:]]}"}
-		case $k in
-		include) profile_load "$v" ;;
-		rcutree.* | rcupdate.*) pv[$k]=$v ;;
-		esac
+		alts=()
+		while [ -n "$line" ]; do
+			alt=${line%%||*}
+			[ "$alt" = "$line" ] && line="" || line=${line#*||}
+			alts+=("$alt")
+		done
+		n=${#alts[@]}
+		for alt in "${alts[@]}"; do
+			k=${alt%%=*} v=${alt#*=}
+			k=${k//[[:space:]]/}
+			v=${v#"${v%%[![:space:]]*}"} v=${v%"${v##*[![:space:]]}"}
+			case $k in
+			include) profile_load "$v" ;;
+			rcutree.* | rcupdate.*)
+				[ "$n" = 1 ] || [ -e "/sys/module/${k%%.*}/parameters/${k#*.}" ] || continue
+				pv[$k]=$v
+				;;
+			esac
+			break
+		done
 	done <"$PROFILES/$1.profile"
 }
 
@@ -220,16 +239,15 @@ json_num() { sed -n 's/.*"'"$2"'":\([0-9]*\).*/\1/p' <<<"$1"; }
 
 # The benchmarks' helpers (bench-latency, bench-open1).
 
-# profile_values NAME: "param=value ..." that profile NAME sets in rcutree,
-# default's values first (every shipped profile includes default).
+# profile_values NAME: "param=value ..." that profile NAME sets in rcutree
+# (profile_load's reading, prefix dropped).
 profile_values() {
-	local f k v out="" files=$PROFILES/default.profile
-	[ "$1" = default ] || files="$files $PROFILES/$1.profile"
-	for f in $files; do
-		[ -f "$f" ] || { echo "no profile $f" >&2; return 1; }
-		while IFS='=' read -r k v; do
-			case $k in rcutree.*) out="$out ${k#rcutree.}=$v" ;; esac
-		done <"$f"
+	local k out=""
+	local -A pv=()
+	[ -f "$PROFILES/$1.profile" ] || { echo "no profile $PROFILES/$1.profile" >&2; return 1; }
+	profile_load "$1"
+	for k in "${!pv[@]}"; do
+		case $k in rcutree.*) out="$out ${k#rcutree.}=${pv[$k]}" ;; esac
 	done
 	echo "$out"
 }
