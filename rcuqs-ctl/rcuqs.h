@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #ifndef RCUQS_VERSION
-#define RCUQS_VERSION "0.2"
+#define RCUQS_VERSION "0.3"
 #endif
 
 /*

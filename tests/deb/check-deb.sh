@@ -221,7 +221,7 @@ check "NEWS: the shipped profiles set what debian/profiles.values records, with 
 rm -rf "$work/profiles-changed"
 mkdir -p "$work/profiles-changed"
 cp "$top"/rcuqs-ctl/profiles/*.profile "$work/profiles-changed/"
-sed -i 's/^rcutree.cond_resched_qs_limit=256$/rcutree.cond_resched_qs_limit=128/' "$work/profiles-changed/latency.profile"
+sed -i 's/rcutree.cond_resched_qs_limit=256$/rcutree.cond_resched_qs_limit=128/' "$work/profiles-changed/latency.profile"
 expect_fail "self-test: a shipped profile with a changed value and no NEWS entry is caught" \
 	'values changed since' news_for_values "$work/profiles-changed"
 has_news() {
