@@ -43,13 +43,9 @@
 # once a grace period has waited that many jiffies on a nohz_full CPU
 # running in the kernel, RCU asks that CPU for its quiescent state
 # directly. The line below sets it where the kernel has it, else the limit
-# (rcuqs.profile(5), Alternatives). Measured with 1 in one 7.3 boot (the
-# guest suite's nohz-qs boot, TCG, lazy, a kthread loop on nohz_full CPU
-# 2, p50 / p99 ms): 8.1 / 17.3 against 296.1 / 408.4 with the defaults,
-# 25.4 / 44.1 with jiffies_till_sched_qs=1 and 8.1 / 12.6 with no loop
-# (rcuqs(7), KERNEL VERSIONS AND PREEMPTION MODELS); make bench does not
-# run on 7.3 yet. This line is the one place the value is set (linux-3.16
-# includes this profile).
+# (rcuqs.profile(5), Alternatives). With 1, a kthread loop on nohz_full CPU 2 in one 7.3 boot (p50 / p99
+# ms): 8.1 / 17.3 against 296.1 / 408.4 with the defaults, 25.4 / 44.1 with jiffies_till_sched_qs=1 and 8.1 /
+# 12.6 with no loop (rcuqs(7)). This line is the one place the value is set (linux-3.16 includes this profile).
 #
 # Boot-only parameters belong with this profile on nohz_full machines but
 # name CPUs, so none is shipped: for example an /etc/rcuqs/profiles/
