@@ -26,9 +26,6 @@
 #define SECONDS_MAX 3600.0
 #define NOHZ_FULL "devices/system/cpu/nohz_full"	/* below /sys */
 #define STALL_TIMEOUT "module/rcupdate/parameters/rcu_cpu_stall_timeout"
-/* The series' second knob: 6.1's and 6.12's limit, or 7.3's request. */
-#define LIMIT_PARAM "module/rcutree/parameters/cond_resched_qs_limit"
-#define NOHZ_QS_PARAM "module/rcutree/parameters/jiffies_till_nohz_qs"
 
 /* Everything the decision reads besides the rates. */
 struct facts {
@@ -72,8 +69,6 @@ static void read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 	char *cmdline = NULL;
 
 	memset(f, 0, sizeof(*f));
-	f->limit = sysfs_exists(ctx, LIMIT_PARAM);
-	f->nohz_qs = sysfs_exists(ctx, NOHZ_QS_PARAM);
 	if (sysfs_read(ctx, NOHZ_FULL, f->nohz_full, sizeof(f->nohz_full)) < 0 ||
 	    strcmp(f->nohz_full, "(null)") == 0)
 		f->nohz_full[0] = '\0';
@@ -82,6 +77,8 @@ static void read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 		f->rcu_nocbs[0] = '\0';
 	/* The model as status names it: kernel.c's reading, one for both. */
 	kernel_read(ctx, &k);
+	f->limit = k.limit;
+	f->nohz_qs = k.nohz_qs;
 	snprintf(f->preempt, sizeof(f->preempt), "%s", kernel_preempt_name(k.model));
 	snprintf(f->preempt_from, sizeof(f->preempt_from), "%s%s", kernel_source_file(&k),
 		 k.source == PS_CMDLINE ? " preempt=" : "");
@@ -292,9 +289,11 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 		errmsg("RCUQS_TEST_SAMPLES: recommend needs two snapshots");
 	if (ret == 0)
 		ret = rates_compute(&s, &a, &b, secs, &r);
+	if (ret == 0)
+		read_facts(ctx, &f);
 	/* Every counter, limit_qs only where the kernel has the limit. */
 	for (size_t i = 0; ret == 0 && i < N_COUNTERS; i++) {
-		if (!r.have[i] && (i != C_LIMIT || sysfs_exists(ctx, LIMIT_PARAM))) {
+		if (!r.have[i] && (i != C_LIMIT || f.limit)) {
 			errmsg("cannot read /sys/%s/%s", COUNTERS_DIR, counter_names[i]);
 			ret = -EIO;
 		}
@@ -302,7 +301,6 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 	sampler_close(&s);
 	if (ret < 0)
 		return exit_status(ret == -EINVAL || ret == -ENODATA ? -EIO : ret);
-	read_facts(ctx, &f);
 	decide(&f, &r, &v);
 	if (ctx->json)
 		print_json(&f, &r, secs, &v);
