@@ -15,11 +15,9 @@ setp jiffies_till_sched_qs auto
 swrite /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout 3 >/dev/null
 is "$(rd /sys/module/rcupdate/parameters/rcu_cpu_stall_timeout)" 3 "stall timeout lowered to 3 s"
 MS=5000
-# The counters this kernel has (7.3: no limit_qs, nohz_qs_asks instead).
-ctrs=""
-for c in gp_completed limit_qs urgent_qs resched_kicks nohz_qs_asks; do
-	[ -e "$Q/$c" ] && ctrs="$ctrs $c"
-done
+# The counters this kernel has (lib.sh's COUNTERS; 7.3: no limit_qs,
+# nohz_qs_asks instead), but the callbacks'.
+ctrs=${COUNTERS/ cbs_invoked/}
 
 # run PROFILE: the loop for MS ms on the nohz_full CPU, the counters read
 # about every 500 ms while it runs; sets slices (gp_completed growth per

@@ -145,8 +145,6 @@ loop() {
 		"  growth: $(for c in $COUNTERS; do printf '%s=%s ' $c ${d[$c]}; done)"
 }
 
-# median N...: the middle value of the integers N (the lower middle for an
-# even count), without forking.
 # ratio_le A B NUM DEN DESC: ok when A * DEN <= B * NUM (A, in us, at
 # most NUM/DEN of B): the effect tests' same-boot comparisons.
 ratio_le() {
@@ -158,6 +156,8 @@ ratio_le() {
 	fi
 }
 
+# median N...: the middle value of the integers N (the lower middle for an
+# even count), without forking.
 median() {
 	local -a v=("$@")
 	local i j t
