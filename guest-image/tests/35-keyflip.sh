@@ -7,9 +7,9 @@
 has_limit || { no_limit_skip "switching cond_resched_qs_limit during a cond_resched() loop"; exit 0; }
 
 flips=${RCUQS_FLIPS:-300}
-modprobe rcuqs_loop ms=8000 cpu=2 &
-pid=$!
-sleep 0.5
+loop_bg ms=8000 cpu=2
+pid=$loop_pid
+sleep 0.3
 bad=0
 for ((i = 0; i < flips; i++)); do
 	sysfs-write $P/cond_resched_qs_limit $((i % 2 ? 0 : 1 + i % 7)) >/dev/null || bad=$((bad + 1))

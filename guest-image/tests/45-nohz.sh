@@ -8,6 +8,7 @@
 nohz=$(rd /sys/devices/system/cpu/nohz_full)
 want=$(cmdline_arg nohz_full) || want=none
 is "$nohz" "$want" "nohz_full CPUs are those of the command line"
+housekept
 cpu=2
 preemptible=0
 uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1

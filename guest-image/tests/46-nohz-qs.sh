@@ -25,6 +25,7 @@ if [ ! -e "$P/jiffies_till_nohz_qs" ]; then
 	ok "jiffies_till_nohz_qs effect # SKIP rcutree.jiffies_till_nohz_qs is not on this kernel ($(uname -r))"
 	exit 0
 fi
+housekept
 nz=$(rd /sys/devices/system/cpu/nohz_full)
 nz=${nz%%[-,]*}
 case $nz in

@@ -19,18 +19,18 @@ old_2nd=$(param $second) old_jtsq=$(param jiffies_till_sched_qs)
 LOAD=(delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000)
 
 # recommend_during WHAT MODPROBE-ARGS...: the recommendation rcuqs-ctl
-# recommend --seconds 2 gives while the rcuqs_loop module runs a 4 s loop
-# (WHAT=loop) or while open1 runs (WHAT=open1), or on an idle system
-# (WHAT=idle); its whole output in $rec_out.
+# recommend --seconds 3 gives while the rcuqs_loop module runs a 5 s loop
+# (WHAT=loop, sampled from 0.3 s after the loop began) or while open1 runs
+# (WHAT=open1), or on an idle system (WHAT=idle); its whole output in
+# $rec_out.
 recommend_during() {
 	local what=$1 pid=
 	shift
 	case $what in
-	loop) modprobe rcuqs_loop ms=4000 "$@" & pid=$! ;;
-	open1) open1 2 4000 /tmp >/dev/null & pid=$! ;;
+	loop) loop_bg ms=5000 "$@"; pid=$loop_pid; sleep 0.3 ;;
+	open1) open1 2 5000 /tmp >/dev/null & pid=$!; sleep 0.5 ;;
 	esac
-	[ -z "$pid" ] || sleep 0.5
-	rec_out=$(rcuqs-ctl recommend --seconds 2 2>&1)
+	rec_out=$(rcuqs-ctl recommend --seconds 3 2>&1)
 	rec_rc=$?
 	if [ -n "$pid" ]; then
 		wait "$pid" || nok "$what $* did not finish cleanly"
@@ -49,8 +49,8 @@ is "$rec_rc/$rec" 0/latency \
 	"default, cond_resched() loop on nohz_full CPU 2: recommend names latency"
 
 # watch while a loop runs: a header and one line per interval.
-modprobe rcuqs_loop ms=3500 cpu=2 "${LOAD[@]}" &
-pid=$!
+loop_bg ms=3500 cpu=2 "${LOAD[@]}"
+pid=$loop_pid
 sleep 0.3
 w=$(rcuqs-ctl watch --interval 1 --count 3 2>&1)
 wrc=$?

@@ -119,6 +119,52 @@ snap() {	# snap ARRAY: all counters into ARRAY
 	done
 }
 
+# housekept: ok when this shell, and so the suite's user space, may not
+# run on the nohz_full CPUs (systemd.cpu_affinity= on the command line,
+# check-guest.sh), as on a machine set up for nohz_full: a loop there
+# then has its CPU to itself.
+housekept() {
+	local nz allowed c
+	nz=$(rd /sys/devices/system/cpu/nohz_full)
+	allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+	for c in $(cpulist "$nz"); do
+		case " $(cpulist "$allowed") " in
+		*" $c "*) nok "user space may run on nohz_full CPU $c (allowed: $allowed, nohz_full: $nz)"; return 1 ;;
+		esac
+	done
+	ok "user space keeps off the nohz_full CPUs $nz (allowed: $allowed)"
+}
+
+# cpulist LIST: the CPUs of a kernel CPU list ("0-1,3"), one a word.
+cpulist() {
+	local r a b out=""
+	local IFS=,
+	for r in $1; do
+		a=${r%-*} b=${r#*-}
+		[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] || continue
+		while ((a <= b)); do out="$out $a"; a=$((a + 1)); done
+	done
+	echo "${out# }"
+}
+
+# loop_bg ARGS...: load the module with ARGS in the background (its pid in
+# loop_pid) and return once its init runs the loop: its sysfs directory
+# appears just before. A busy emulator can take a second or more to load
+# a module, so a fixed sleep would sample before the loop began. 1 when
+# the module did not appear within 30 s.
+loop_bg() {
+	local i
+	modprobe rcuqs_loop "$@" &
+	loop_pid=$!
+	for ((i = 0; i < 300; i++)); do
+		[ -d $M ] && return 0
+		kill -0 "$loop_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	nok "modprobe rcuqs_loop $*: the module did not start its loop"
+	return 1
+}
+
 # loop ARGS...: load the module with ARGS (it runs the loop in its init),
 # then d[counter] holds each counter's growth and r_* the module's results.
 loop() {
