@@ -8,14 +8,18 @@
  * urgent_qs has one threshold per RCU flavour: the same loop drew 46
  * requests/s on non-preemptible RCU and 6/s on preemptible RCU (Debian's
  * kernels), for grace periods held back as long; recommend picks the
- * flavour it detects (the preemptible one when it cannot tell).
+ * flavour it detects (the preemptible one when it cannot tell). On
+ * preemptible RCU the FQS scan asks once per held-back grace period, and
+ * default holds each back about a third of a second: the preemptible
+ * threshold sits well under that rate, so that a guest slowed by a busy
+ * host still crosses it.
  */
 #include "thresholds.h"
 
 const struct threshold thresholds[N_THRESHOLDS] = {
 	[T_URGENT_NONPREEMPT] = { "urgent_qs_nonpreempt", 20, "/s",
 		"loop on a nohz_full CPU, non-preemptible RCU: 46/s under default, 0/s under latency" },
-	[T_URGENT_PREEMPT] = { "urgent_qs_preempt", 3, "/s",
+	[T_URGENT_PREEMPT] = { "urgent_qs_preempt", 1.5, "/s",
 		"loop on a nohz_full CPU, PREEMPT_DYNAMIC: 6/s under default, 0/s under latency" },
 	[T_LIMIT_STILL] = { "limit_qs_still", 1, "/s",
 		"0/s whenever rcutree.cond_resched_qs_limit is 0" },

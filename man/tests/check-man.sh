@@ -573,7 +573,7 @@ if ls "$top"/kernel-patches/*.patch >/dev/null 2>&1; then
 		counters_match "$b" "$page8"
 fi
 if [ -f "$tool_src/thresholds.c" ]; then
-	b=$(broken thr.7 's/^\.B urgent_qs_preempt 3\/s$/.B urgent_qs_preempt 4\/s/' "$page7")
+	b=$(broken thr.7 's/^\.B urgent_qs_preempt 1\.5\/s$/.B urgent_qs_preempt 4\/s/' "$page7")
 	expect_fail "self-test: threshold check rejects a value the tool does not use" \
 		"urgent_qs_preempt" thresholds_match "$b"
 fi
