@@ -51,6 +51,17 @@ if ! $nobody test -x "$tool" || ! $nobody test -x "$work"; then
 	work=$scratch
 fi
 
+# snapshot ROOT: one line per path under ROOT but run/rcuqs.lock, "PATH\tWHAT":
+# a regular file's SHA-256, a symbolic link's target, or the type of
+# anything else (a directory's content is its paths').
+snapshot() {
+	(cd "$1" && {
+		find . ! -name rcuqs.lock ! -type f -printf '%p\t%y %l\n'
+		find . ! -name rcuqs.lock -type f -exec sha256sum -z {} + |
+			tr '\0' '\n' | sed 's|^\([0-9a-f]*\)  \(.*\)$|\2\tf \1|'
+	})
+}
+
 cases=$(cd "$here" && for d in */; do [ -f "$d/cmd" ] && echo "${d%/}"; done)
 n=$(echo "$cases" | wc -w)
 : >"$tap"
@@ -85,7 +96,7 @@ for c in $cases; do
 		failed=$((failed + 1))
 		continue
 	fi
-	cp -a "$root" "$dir/before"
+	snapshot "$root" >"$dir/before.snap"
 	(cd "$dir/work" && sh "$here/$c/cmd") >"$dir/stdout.raw" 2>"$dir/stderr.raw"
 	rc=$?
 	sed "s|$root|ROOT|g" "$dir/stdout.raw" >"$dir/stdout"
@@ -120,28 +131,35 @@ for c in $cases; do
 			fi
 		done <"$here/$c/expected-absent"
 	fi
-	# Anything else changed is a defect. diff -r cannot exclude by path, so
-	# compare listings and contents ourselves.
-	(cd "$dir/before" && find . ! -name rcuqs.lock | sort) >"$dir/before.list"
-	(cd "$root" && find . ! -name rcuqs.lock | sort) >"$dir/after.list"
-	extra=$(cd "$here/$c" && [ -d expected-files ] && cd expected-files && find . -type f | sort)
-	# ...and so may the paths expected absent (checked above).
-	[ -f "$here/$c/expected-absent" ] && extra="$extra $(sed -n 's|^\(..*\)|./\1|p' "$here/$c/expected-absent")"
-	for f in $(sort -u "$dir/before.list" "$dir/after.list"); do
-		# Expected files, and the directories holding them, may change.
-		case " $(echo $extra) " in *" $f "* | *" $f/"*) continue ;; esac
-		a=$dir/before/$f b=$root/$f
-		ea=no eb=no
-		{ [ -e "$a" ] || [ -L "$a" ]; } && ea=yes
-		{ [ -e "$b" ] || [ -L "$b" ]; } && eb=yes
-		if [ $ea != $eb ]; then
-			why="$why ${f#.} $([ $eb = yes ] && echo appeared || echo vanished);"
-		elif [ -L "$a" ] || [ -L "$b" ]; then
-			[ "$(readlink "$a")" = "$(readlink "$b")" ] || why="$why ${f#.} changed;"
-		elif [ -f "$a" ]; then
-			cmp -s "$a" "$b" || why="$why ${f#.} changed;"
-		fi
-	done
+	# Anything else changed is a defect: the snapshots before and after,
+	# compared path by path, but for the expected files, the directories
+	# holding them, and the paths expected absent (checked above).
+	snapshot "$root" >"$dir/after.snap"
+	{
+		[ -d "$here/$c/expected-files" ] && (cd "$here/$c/expected-files" && find . -type f)
+		[ -f "$here/$c/expected-absent" ] && sed -n 's|^\(..*\)|./\1|p' "$here/$c/expected-absent"
+	} >"$dir/extra.list"
+	why="$why$(awk -F '\t' '
+		FILENAME == ARGV[1] { extra[$0] = 1; next }
+		FILENAME == ARGV[2] { before[$1] = $2 "\t" $3; next }
+		{ after[$1] = $2 "\t" $3 }
+		function holds_extra(d,  e) {
+			for (e in extra)
+				if (index(e, d "/") == 1)
+					return 1
+			return 0
+		}
+		END {
+			for (p in before) seen[p] = 1
+			for (p in after) seen[p] = 1
+			for (p in seen) {
+				if (p in extra || holds_extra(p)) continue
+				name = substr(p, 2)
+				if (!(p in before)) print " " name " appeared;"
+				else if (!(p in after)) print " " name " vanished;"
+				else if (before[p] != after[p]) print " " name " changed;"
+			}
+		}' "$dir/extra.list" "$dir/before.snap" "$dir/after.snap" | sort | tr -d '\n')"
 
 	if [ -z "$why" ]; then
 		echo "ok $i - $c" >>"$tap"
