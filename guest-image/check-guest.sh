@@ -54,11 +54,26 @@ bootargs() {
 	echo "$a"
 }
 
-boot() {	# boot NAME [CMDLINE-ARG...]
-	local b=$1 t0=$(date +%s)
+# boot NAME [CMDLINE-ARG...]: one boot, RCUQS_BOOT_JOBS (default 1) at a
+# time, each into its own part of the body; the parts are joined in boot
+# order at the end. make check boots its last kernel's suite two at a
+# time: no other guest or build is left to share the CPUs with then.
+boot_jobs=${RCUQS_BOOT_JOBS:-1}
+[[ $boot_jobs =~ ^[1-9][0-9]*$ ]] || { echo "check-guest: RCUQS_BOOT_JOBS '$boot_jobs' is not a number" >&2; exit 2; }
+boots=()
+boot() {
+	local b=$1 part=$BUILD/guest-$v/$1.part
 	shift
-	"$here/run-guest.sh" -o "$body" "$v" "$b" "$@" || rc=1
-	echo "# boot $b: $(($(date +%s) - t0)) s" >>"$body"
+	boots+=("$b")
+	: >"$part"
+	rm -f "$part.rc"
+	while (($(jobs -rp | wc -l) >= boot_jobs)); do wait -n; done
+	(
+		t0=$(date +%s)
+		"$here/run-guest.sh" -o "$part" "$v" "$b" "$@"
+		echo $? >"$part.rc"
+		echo "# boot $b: $(($(date +%s) - t0)) s" >>"$part"
+	) &
 }
 # User space stays on CPUs 0-1 where CPUs 2-3 are nohz_full, as on a
 # machine set up for nohz_full (systemd's CPUAffinity=): a task of the
@@ -98,6 +113,13 @@ case $v in
 *-7.3) boot nohz-qs $HOUSEKEEPING ;;
 esac
 
+wait
+for b in "${boots[@]}"; do
+	part=$BUILD/guest-$v/$b.part
+	cat "$part" >>"$body"
+	[ "$(cat "$part.rc" 2>/dev/null)" = 0 ] || rc=1
+	rm -f "$part" "$part.rc"
+done
 echo "# guest $v: $(($(date +%s) - start)) s in all" >>"$body"
 tap=$RESULTS/guest-$v.tap
 awk -v v="$v" '

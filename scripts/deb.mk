@@ -14,5 +14,8 @@ DEB_SRCS := $(TOP)/Makefile $(TOP)/scripts/build-deb.sh $(TOP)/scripts/kernel-ho
 	$(TOP)/systemd-units/Makefile $(TOP)/systemd-units/*.service \
 	$(TOP)/man/Makefile $(TOP)/man/*.[578])
 
+# One build at a time: make check's two lanes may both find the .deb out
+# of date (the host's package step, a kernel's initramfs).
 $(DEB): $(DEB_SRCS)
-	$(TOP)/scripts/build-deb.sh $(BUILD)
+	@mkdir -p $(BUILD)
+	flock $(BUILD)/deb-build.lock $(TOP)/scripts/build-deb.sh $(BUILD)
