@@ -4,8 +4,8 @@
 # failure (a failed test, a timeout, no clean power-off, a kernel splat).
 #
 # Boots: 'cmdline' (both tunables on the kernel command line, CPUs 2-3
-# nohz_full, user space on CPUs 0-1), 'main' (no tunables given, no recorded profile; all runtime
-# tests, rcuqs-ctl at work), 'active' (latency recorded as the active
+# nohz_full, user space on CPUs 0-1), 'main' (no tunables given, no
+# recorded profile; all runtime tests, rcuqs-ctl at work), 'active' (latency recorded as the active
 # profile: rcuqs.service applies it at boot), 'bootargs-latency' and
 # 'bootargs-throughput' (the command line is what "rcuqs-ctl boot-args P"
 # prints, rcuqs.service masked) and 'torture' (the same for linux-3.16,
@@ -14,8 +14,9 @@
 # RCUQS_TORTURE lists the variant (default: none dynamic dynamic-6.12 lazy-7.3; RCUQS_TORTURE=
 # skips it and boots 'bootargs-linux-3.16' instead; RCUQS_TORTURE_SECS sets
 # its length, 60), and on 7.3 'nohz-qs' (46-nohz-qs.sh, CPUs 2-3
-# nohz_full, user space on CPUs 0-1). rcuqs.test_active=P records P as the active profile
-# before rcuqs.service looks (units/rcuqs-test-active.service).
+# nohz_full, user space on CPUs 0-1). rcuqs.test_active=P records P as
+# the active profile before rcuqs.service looks
+# (units/rcuqs-test-active.service).
 set -uo pipefail
 v=${1:?usage: check-guest.sh VARIANT}
 here=$(cd "$(dirname "$0")" && pwd)

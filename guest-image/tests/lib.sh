@@ -124,11 +124,12 @@ snap() {	# snap ARRAY: all counters into ARRAY
 # check-guest.sh), as on a machine set up for nohz_full: a loop there
 # then has its CPU to itself.
 housekept() {
-	local nz allowed c
+	local nz allowed cpus c
 	nz=$(rd /sys/devices/system/cpu/nohz_full)
 	allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+	cpus=" $(cpulist "$allowed") "
 	for c in $(cpulist "$nz"); do
-		case " $(cpulist "$allowed") " in
+		case $cpus in
 		*" $c "*) nok "user space may run on nohz_full CPU $c (allowed: $allowed, nohz_full: $nz)"; return 1 ;;
 		esac
 	done
