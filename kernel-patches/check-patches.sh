@@ -8,8 +8,16 @@
 #   - scripts/checkpatch.pl --strict reports 0 errors, 0 warnings, 0 checks
 #     for each patch (the checkpatch.pl of the series' own base, run from
 #     the top of its pristine tree, so it finds spelling.txt and friends)
-#   - the series applies in order to pristine files with patch -p1 (no fuzz,
-#     one test per patch) and with git am
+#   - the series applies in order to pristine files with patch -p1, one
+#     test per patch: offsets are fine (every Debian upload moves lines)
+#     and named in the test's line, fuzz and rejected hunks fail (-F0);
+#     and with git am; self-tests: a hunk whose context no longer matches
+#     fails, a file with lines added above a hunk passes with its offset
+#   - refresh-series.sh regenerates the series against this tarball with
+#     no offset and every changelog byte kept (byte for byte the same
+#     series when it applied with no offset already)
+#   - the TAP names the Debian version tested and the one the series'
+#     README says it was made on ("Made on:")
 #   - check-config.sh notices an option that did not end up as asked, and
 #     lets a later fragment override an earlier one
 #
@@ -39,8 +47,13 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 : >"$tap"
 . "$here/../scripts/tap.sh"
+. "$here/series-lib.sh"
 
-patches=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$sdir/series" 2>/dev/null)
+readme=$sdir/README
+[ -f "$readme" ] || readme=$here/README
+out "# tested against $(source_id "$TARBALL" 2>/dev/null || echo "$TARBALL: unreadable")"
+out "# $(grep -m1 '^Made on: ' "$readme" 2>/dev/null || echo "Made on: (no line in $readme)")"
+patches=$(series_list "$sdir")
 total=$(echo "$patches" | grep -c .)
 if [ "$total" -eq 0 ]; then
 	echo "series is empty or missing" >"$out"
@@ -83,6 +96,7 @@ done
 [ -f "$scratch/tree/MAINTAINERS" ] || : >"$scratch/tree/MAINTAINERS"
 [ -f "$scratch/tree/Makefile" ] || : >"$scratch/tree/Makefile"
 cp -a "$scratch/tree" "$scratch/am"
+cp -a "$scratch/tree" "$scratch/sabotage"
 
 # checkpatch --strict: zero errors, warnings and checks.
 for p in $patches; do
@@ -92,13 +106,75 @@ for p in $patches; do
 	result $? "$p: checkpatch --strict: $(grep '^total:' "$out" | sed 's/, [0-9]* lines checked//')" "$out"
 done
 
-# patch -p1 in order, no fuzz.
+# patch -p1 in order: offsets named, no fuzz, no reject.
 for p in $patches; do
-	(cd "$scratch/tree" && patch -p1 -F0 -N --no-backup-if-mismatch <"$sdir/$p") >"$out" 2>&1
+	apply_patch "$scratch/tree" "$sdir/$p" "$out"
 	rc=$?
-	grep -qi 'offset\|fuzz' "$out" && rc=1
-	result $rc "$p: applies with patch -p1 in series order, no fuzz or offset" "$out"
+	o=$(patch_offsets "$out")
+	result $rc "$p: applies with patch -p1 in series order, no fuzz${o:+ (offsets: $o)}" "$out"
 done
+
+# Self-tests of that check, on the first patch and its first modified file.
+p1=$(echo "$patches" | head -n1)
+f1=$(sed -n 's,^--- a/\([^[:space:]]*\).*,\1,p' "$sdir/$p1" | head -n1)
+if [ -n "$f1" ] && [ -f "$scratch/sabotage/$f1" ]; then
+	# A context line that no longer matches: patch -F0 must reject the
+	# hunk (with the default fuzz of 2 it would apply, silently).
+	awk -v f="$f1" 'BEGIN { hit = 0 }
+		/^\+\+\+ b\// { in_f = ($2 == "b/" f) }
+		in_f && !hit && /^ ./ { print " SABOTAGED" substr($0, 2); hit = 1; next }
+		{ print }' "$sdir/$p1" >"$scratch/sabotaged.patch"
+	cp -a "$scratch/sabotage" "$scratch/sab1"
+	expect_fail "self-test: a hunk whose context no longer matches fails (no fuzz)" "FAILED" \
+		apply_patch "$scratch/sab1" "$scratch/sabotaged.patch" /dev/stdout
+	# Lines added above every hunk: an offset 3 lines larger than the
+	# pristine file's (0 when the series is fresh), applied and named.
+	first_offset() { patch_offsets "$1" | tr ',' '\n' | sed -n "s/^ *$(basename "$f1") //p" | head -n1 | tr -d +; }
+	cp -a "$scratch/sabotage" "$scratch/sab0"
+	cp -a "$scratch/sabotage" "$scratch/sab2"
+	{ printf 'x\nx\nx\n'; cat "$scratch/sabotage/$f1"; } >"$scratch/sab2/$f1"
+	apply_patch "$scratch/sab0" "$sdir/$p1" "$out.0"
+	: >"$out"
+	if apply_patch "$scratch/sab2" "$sdir/$p1" "$out"; then
+		o0=$(first_offset "$out.0") o2=$(first_offset "$out")
+		[ $((${o2:-0} - ${o0:-0})) -eq 3 ] ||
+			echo "3 lines added above its hunks: offset ${o2:-0}, not ${o0:-0} + 3" >>"$out"
+	else
+		echo "3 lines added above its hunks: rejected" >>"$out"
+	fi
+	! grep -q '^3 lines added' "$out"
+	result $? "self-test: lines added above a hunk are an offset, applied and named" "$out"
+	rm -rf "$scratch/sab0" "$out.0"
+	rm -rf "$scratch/sab1" "$scratch/sab2"
+else
+	not_ok "self-tests of the apply check" "$p1 modifies no file found in $TARBALL"
+fi
+
+# make refresh, into a scratch folder: no offset left, changelogs kept.
+base=$(basename "$sdir")
+[ "$sdir" = "$here" ] && base=6.1
+if "$here/refresh-series.sh" --output "$scratch/refreshed" "$base" "$TARBALL" >"$out" 2>&1; then
+	cp -a "$scratch/sabotage" "$scratch/refr"
+	rc=0
+	for p in $patches; do
+		r=$scratch/refreshed/$p
+		apply_patch "$scratch/refr" "$r" "$out.1" || { echo "$p: refreshed patch does not apply" >>"$out"; rc=1; }
+		[ -z "$(patch_offsets "$out.1")" ] || { echo "$p: refreshed, still offsets: $(patch_offsets "$out.1")" >>"$out"; rc=1; }
+		# Every byte outside the diff as it was.
+		for part in "sed -n '/^diff --git /q;p'" "sed -n '/^-- \$/,\$p'"; do
+			[ "$(eval "$part" <"$sdir/$p" | cksum)" = "$(eval "$part" <"$r" | cksum)" ] ||
+				{ echo "$p: changelog or signature bytes changed by the refresh" >>"$out"; rc=1; }
+		done
+		if grep -q "^unchanged $p\$" "$out" && ! cmp -s "$r" "$sdir/$p"; then
+			echo "$p: said unchanged but differs" >>"$out"; rc=1
+		fi
+	done
+	rm -f "$out.1"
+	result $rc "make refresh: the series regenerated against this tarball applies with no offset, changelogs byte for byte" "$out"
+	rm -rf "$scratch/refr" "$scratch/refreshed"
+else
+	result 1 "make refresh: the series regenerated against this tarball applies with no offset, changelogs byte for byte" "$out"
+fi
 
 # git am of the whole series.
 (
