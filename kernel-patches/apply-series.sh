@@ -1,11 +1,13 @@
 #!/bin/sh
-# apply-series.sh [BASELINE]: bring the patched tree of one kernel baseline
-# to "pristine linux-source-BASELINE + the patches named in its series",
-# touching as few files as possible.
+# apply-series.sh [BASELINE [TARBALL]]: bring the patched tree of one
+# kernel baseline to "pristine linux-source-BASELINE + the patches named in
+# its series", touching as few files as possible. TARBALL defaults to
+# /usr/src/linux-source-BASELINE.tar.xz, the one apt installs.
 #
 #   6.1 (default)  ./series on linux-source-6.1, tree $BUILD/linux
 #   6.12           ./6.12/series on linux-source-6.12, tree $BUILD/linux-6.12
 #   7.3            ./7.3/series on linux-source-7.3, tree $BUILD/linux-7.3
+#   base           no series on linux-source-6.1, tree $BUILD/linux-base
 #
 # $BUILD/applied/ (applied-6.12/, applied-7.3/ for the others) keeps a copy
 # of the series last applied. When the series
@@ -15,10 +17,20 @@
 # patch change really touched. When the old patches do not reverse cleanly
 # (tree edited by hand, interrupted run), the tree is extracted afresh.
 #
+# The tarball is tracked too: $applied/source records the Debian upload the
+# tree was extracted from (series-lib.sh's source_id: package, version,
+# sha256). When the installed tarball is another one (a Debian kernel
+# update: 6.1.192-2 to -3, or a new sublevel), the tree is extracted afresh
+# and the series applied to it, so that a build never goes on with the old
+# sources under the new version's name. Offsets against the new tarball
+# are fine (patch -F0 takes them); fuzz and rejects stop here, naming the
+# patch (make refresh ports the series, see refresh-series.sh).
+#
 # Prints "changed" on stdout when the tree was modified, "unchanged" else.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/series-lib.sh"
 : "${BUILD:?BUILD is not set}"
 base=${1:-6.1}
 case $base in
@@ -31,47 +43,59 @@ case $base in
 	src=$BUILD/linux-$base
 	applied=$BUILD/applied-$base
 	;;
+base)	# pristine 6.1, no series: make kernel-base's reference tree
+	here=$here/base-has-no-series
+	src=$BUILD/linux-base
+	applied=$BUILD/applied-base
+	base=6.1
+	;;
 *)
-	echo "apply-series: unknown baseline '$base' (6.1, 6.12 or 7.3)" >&2
+	echo "apply-series: unknown baseline '$base' (6.1, 6.12, 7.3 or base)" >&2
 	exit 2
 	;;
 esac
-TARBALL=${TARBALL:-/usr/src/linux-source-$base.tar.xz}
+TARBALL=${2:-/usr/src/linux-source-$base.tar.xz}
 
 die() { echo "apply-series: $*" >&2; exit 1; }
 log() { echo "apply-series: $*" >&2; }
-
-series_list() { # dir: patch names, comments and blank lines skipped
-	[ -f "$1/series" ] || return 0
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
-}
 
 for p in $(series_list "$here"); do
 	[ -f "$here/$p" ] || die "series names $p, which does not exist"
 done
 
+[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install linux-source-$base)"
+source=$(source_id "$TARBALL") || die "cannot read $TARBALL"
+top=$(basename "$TARBALL" .tar.xz)
+
 extract() {
-	log "extracting $TARBALL into $src"
-	[ -f "$TARBALL" ] || die "$TARBALL missing (apt-get install linux-source-$base)"
+	log "extracting $TARBALL ($(echo "$source" | cut -d' ' -f1-2)) into $src"
 	rm -rf "$src" "$src.tmp" "$applied"
 	mkdir -p "$src.tmp"
 	tar -C "$src.tmp" -xf "$TARBALL"
-	mv "$src.tmp/linux-source-$base" "$src"
-	rmdir "$src.tmp"
+	[ -f "$src.tmp/$top/Makefile" ] || die "$TARBALL holds no $top/ kernel tree"
+	mv "$src.tmp/$top" "$src"
+	rm -rf "$src.tmp"
 }
 
 apply_fresh() {
+	plog=$(mktemp)
 	for p in $(series_list "$here"); do
-		log "applying $p"
-		patch -d "$src" -p1 -s -N -F0 --no-backup-if-mismatch <"$here/$p" ||
-			die "$p does not apply"
+		apply_patch "$src" "$here/$p" "$plog" || {
+			cat "$plog" >&2
+			rm -f "$plog"
+			die "$p does not apply to $(echo "$source" | cut -d' ' -f1-2) (fuzz or reject; make refresh KERNEL=$base ports the series, or port it by hand)"
+		}
+		o=$(patch_offsets "$plog")
+		log "applied $p${o:+ (offsets: $o)}"
 	done
+	rm -f "$plog"
 	save_applied
 }
 
 save_applied() {
 	rm -rf "$applied.new"
 	mkdir -p "$applied.new"
+	echo "$source" >"$applied.new/source"
 	[ -f "$here/series" ] && cp "$here/series" "$applied.new/series"
 	for p in $(series_list "$here"); do cp "$here/$p" "$applied.new/"; done
 	rm -rf "$applied"
@@ -92,6 +116,14 @@ if [ ! -d "$src" ]; then
 fi
 if [ ! -d "$applied" ]; then
 	log "$applied missing: state of $src unknown"
+	extract
+	apply_fresh
+	echo changed
+	exit 0
+fi
+was=$(cat "$applied/source" 2>/dev/null || echo "an unrecorded tarball")
+if [ "$was" != "$source" ]; then
+	log "$TARBALL is now $(echo "$source" | cut -d' ' -f2-), the tree was made from $(echo "$was" | cut -d' ' -f2-): extracting afresh"
 	extract
 	apply_fresh
 	echo changed
