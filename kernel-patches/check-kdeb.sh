@@ -12,9 +12,18 @@
 #   - kernel updates: the release sorts above Debian's 6.1.0-N-amd64, and
 #     make kernel-deb warns about it and says to rebuild after every
 #     update of linux-source-6.1; the README documents it
-#   - when 'make kernel-deb' has left packages in $BUILD: their metadata
-#     (names, version, /boot/vmlinuz-<release> with rcuqs in it and its
-#     own version string, the series' symbols in System.map, headers)
+#   - KERNEL=7.3 resolves its tree, series and lazy lean fragments; an
+#     unknown KERNEL is refused naming the three
+#   - Secure Boot: KSIGN_KEY/KSIGN_CERT refused alone, mismatched or
+#     swapped; sign-kdeb.sh signs a package's PE image so that sbverify
+#     accepts it with the certificate and refuses another
+#   - a tarball swap (two small linux-source-6.1 tarballs, SUBLEVEL and
+#     SUBLEVEL+1) makes the tree follow, and the same one rebuilds nothing
+#   - when 'make kernel-deb' has left packages in $BUILD, the newest of
+#     each baseline: their metadata (names, version <Debian's>+rcuqsN,
+#     /boot/vmlinuz-<release> with its own version string, the series'
+#     symbols in System.map, headers), and sbverify on an image signed by
+#     make check-kdeb-build's throwaway key
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -58,7 +67,7 @@ result $rc "SERIES_VERSION ($v) agrees with the cover letter's subject" "$out"
 mk -n -C "$here" kernel-deb BUILD="$b" >"$out" 2>&1
 rc=$?
 [ $rc = 0 ] && has "$out" "--lean $here/config/common.config $here/config/preempt-none.config" \
-	" -rcuqs$v-lean " "O=$b/kdeb-lean " " bindeb-pkg" "$b/\${p}_*.deb" \
+	" -rcuqs$v-lean " "O=$b/kdeb-lean " " bindeb-pkg" "$b/linux-image-\${rel}_\${pv:-*}_*.deb" \
 	"$b/kdeb-lean/include/config/kernel.release" "hours on 2 cores" || rc=1
 [ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
 result $rc "make -n kernel-deb: lean config, -rcuqs$v-lean, O=\$BUILD/kdeb-lean, packages in \$BUILD, nothing created" "$out"
@@ -89,13 +98,121 @@ else
 fi
 [ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
 result $rc "make -n kernel-deb KERNEL=6.12: linux-6.12 tree and series, O=\$BUILD/kdeb-6.12-lean, GRUB order against Debian's 6.12 kernels said, nothing created" "$out"
+# KERNEL=7.3: its tree, series, lean fragments (lazy: 7.3 has no
+# PREEMPT_NONE on x86) and folder, the package version from the tree's
+# recorded Debian upload, and the exact apt line at the end.
 mk -n -C "$here" kernel-deb BUILD="$b" KERNEL=7.3 >"$out" 2>&1
 rc=$?
+[ $rc = 0 ] && has "$out" "./apply-series.sh 7.3" "SRC=$b/linux-7.3 " "-C $b/linux-7.3 " \
+	"O=$b/kdeb-7.3-lean " " -rcuqs$v-lean " "patched 7.3 kernel" \
+	"--lean $here/config/common.config $here/config/base-7.3.config $here/config/preempt-lazy.config" \
+	"make kernel-deb KERNEL=7.3 again" "cut -d' ' -f2 $b/applied-7.3/source" \
+	"KDEB_PKGVERSION=\$pv " "+rcuqs$v" 'apt install $img $hdr' || rc=1
+[ -e "$b" ] && { echo "created $b" >>"$out"; rc=1; }
+result $rc "make -n kernel-deb KERNEL=7.3: linux-7.3 tree and series, lazy lean fragments, O=\$BUILD/kdeb-7.3-lean, version <Debian's>+rcuqs$v, the apt line, nothing created" "$out"
+mk -n -C "$here" kernel-deb BUILD="$b" KERNEL=7.4 >"$out" 2>&1
+rc=$?
 if [ $rc = 0 ]; then echo accepted >>"$out"; rc=1; else
-	has "$out" "KERNEL=7.3: make kernel-deb packages KERNEL=6.1 (default) or KERNEL=6.12" && rc=0 || rc=1
+	has "$out" "KERNEL=7.4: make kernel-deb packages KERNEL=6.1 (default), 6.12 or 7.3" && rc=0 || rc=1
 fi
 [ -e "$b" ] && { echo "created $b" >>"$out"; rc=1; }
-result $rc "make kernel-deb refuses KERNEL=7.3 (its series is not tested yet), nothing created" "$out"
+result $rc "make kernel-deb refuses an unknown KERNEL=7.4, naming the three, nothing created" "$out"
+
+# Secure Boot: KSIGN_KEY and KSIGN_CERT go together and must be one key
+# pair; sign-kdeb.sh signs a package's image (a PE/COFF EFI binary:
+# systemd-boot's Linux stub stands in for a kernel's EFI stub here) so
+# that sbverify accepts it with that certificate and refuses it with
+# another; on a refusal the package is left as it was.
+ks=$scratch/ksign
+mkdir -p "$ks"
+newkey() { openssl req -new -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=rcuqs check $1/" \
+	-keyout "$ks/$1.key" -out "$ks/$1.crt" >/dev/null 2>&1; }
+newkey a && newkey b
+mk -C "$here" kernel-deb-args BUILD="$b" KSIGN_KEY="$ks/a.key" >"$out" 2>&1 && { echo accepted >>"$out"; rc=1; } ||
+	{ has "$out" "KSIGN_KEY and KSIGN_CERT go together" && rc=0 || rc=1; }
+"$here/sign-kdeb.sh" pem "$ks/o" "$ks/a.key" "$ks/b.crt" >>"$out" 2>&1 && { echo "a mismatched pair accepted" >>"$out"; rc=1; }
+has "$out" "are not one key pair" || rc=1
+"$here/sign-kdeb.sh" pem "$ks/o" "$ks/a.crt" "$ks/a.crt" >>"$out" 2>&1 && { echo "a certificate taken for a key" >>"$out"; rc=1; }
+has "$out" "is not a PEM private key" || rc=1
+pem=$("$here/sign-kdeb.sh" pem "$ks/o" "$ks/a.key" "$ks/a.crt" 2>>"$out") || rc=1
+[ "$(stat -c %a "$pem" 2>/dev/null)" = 600 ] && grep -q 'PRIVATE KEY' "$pem" && grep -q 'CERTIFICATE' "$pem" ||
+	{ echo "the module signing PEM $pem is not key+cert, 0600" >>"$out"; rc=1; }
+[ -e "$ks/o/.config" ] && rc=1
+result $rc "KSIGN_KEY/KSIGN_CERT: one without the other, a mismatched pair and a certificate for a key refused by name; the module key file is key+cert, 0600" "$out"
+stub=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
+if [ ! -f "$stub" ] || ! command -v sbverify >/dev/null; then
+	skip "sign-kdeb.sh image: sbsign, then sbverify with the certificate" "systemd-boot-efi or sbsigntool missing"
+else
+	: >"$out"
+	rc=0
+	mkpkg() { # NAME IMAGE: a linux-image-like package holding IMAGE
+		rm -rf "$ks/p" && mkdir -p "$ks/p/DEBIAN" "$ks/p/boot"
+		cp "$2" "$ks/p/boot/vmlinuz-9.9.9-rcuqs$v"
+		printf 'Package: linux-image-9.9.9-rcuqs%s\nVersion: 9.9.9-1+rcuqs%s\nArchitecture: amd64\nMaintainer: t <t@localhost>\nDescription: t\n' "$v" "$v" >"$ks/p/DEBIAN/control"
+		(cd "$ks/p" && md5sum boot/* >DEBIAN/md5sums)
+		dpkg-deb --root-owner-group -b "$ks/p" "$ks/$1" >/dev/null
+	}
+	mkpkg img.deb "$stub"
+	"$here/sign-kdeb.sh" image "$ks/img.deb" "$ks/a.key" "$ks/a.crt" >>"$out" 2>&1 || rc=1
+	rm -rf "$ks/x" && dpkg-deb -x "$ks/img.deb" "$ks/x"
+	sbverify --cert "$ks/a.crt" "$ks/x/boot/vmlinuz-9.9.9-rcuqs$v" >>"$out" 2>&1 || { echo "sbverify refused the signed image" >>"$out"; rc=1; }
+	sbverify --cert "$ks/b.crt" "$ks/x/boot/vmlinuz-9.9.9-rcuqs$v" >>"$out" 2>&1 && { echo "sbverify accepted it with another certificate" >>"$out"; rc=1; }
+	(cd "$ks/x" && dpkg-deb -e "$ks/img.deb" "$ks/x/DEBIAN" && md5sum -c --quiet DEBIAN/md5sums) >>"$out" 2>&1 || { echo "md5sums do not match the signed image" >>"$out"; rc=1; }
+	[ "$(dpkg-deb -f "$ks/img.deb" Version)" = "9.9.9-1+rcuqs$v" ] || rc=1
+	printf 'not a PE binary\n' >"$ks/plain"
+	mkpkg plain.deb "$ks/plain"
+	sum=$(sha256sum <"$ks/plain.deb")
+	"$here/sign-kdeb.sh" image "$ks/plain.deb" "$ks/a.key" "$ks/a.crt" >>"$out" 2>&1 && { echo "an image without an EFI stub was signed" >>"$out"; rc=1; }
+	has "$out" "sbsign refused vmlinuz-9.9.9-rcuqs$v" || rc=1
+	[ "$(sha256sum <"$ks/plain.deb")" = "$sum" ] || { echo "the refused package changed" >>"$out"; rc=1; }
+	result $rc "sign-kdeb.sh image: sbverify accepts the signed image with the key's certificate, refuses it with another; md5sums updated; an image without an EFI stub refused, its package unchanged" "$out"
+fi
+
+# A Debian kernel update rebuilds the new sources: a tarball swap makes
+# the tree (and so make kernel and make kernel-deb, which depend on its
+# stamp) follow the new tarball, without a kernel build. Two small
+# tarballs made of the files the 6.1 series touches and the Makefile, the
+# second with SUBLEVEL+1 (as the next upload would be).
+mkdir -p "$scratch/tb"
+if [ -f "$BUILD/patch-check/tree/Makefile" ] && [ -s "$BUILD/patch-check/tree/Makefile" ]; then
+	cp -a "$BUILD/patch-check/tree" "$scratch/tb/linux-source-6.1"
+else
+	mkdir -p "$scratch/tb/linux-source-6.1"
+	members=$(sed -n 's,^--- a/\([^[:space:]]*\).*,linux-source-6.1/\1,p' "$here"/000[1-9]-*.patch | sort -u)
+	# shellcheck disable=SC2086
+	tar -C "$scratch/tb/linux-source-6.1" --strip-components=1 -xf "$TARBALL" $members >/dev/null 2>&1
+fi
+tar -C "$scratch/tb/linux-source-6.1" --strip-components=1 -xf "$TARBALL" linux-source-6.1/Makefile >/dev/null 2>&1
+s0=$(sed -n 's/^SUBLEVEL = //p' "$scratch/tb/linux-source-6.1/Makefile")
+mkdir -p "$scratch/tb/a" "$scratch/tb/b"
+tar -C "$scratch/tb" -cJf "$scratch/tb/a/linux-source-6.1.tar.xz" linux-source-6.1
+sed -i "s/^SUBLEVEL = .*/SUBLEVEL = $((s0 + 1))/" "$scratch/tb/linux-source-6.1/Makefile"
+tar -C "$scratch/tb" -cJf "$scratch/tb/b/linux-source-6.1.tar.xz" linux-source-6.1
+tb=$scratch/tb/build
+stamp() { stat -c %Y.%y "$tb/stamp-tree" 2>/dev/null; }
+sub() { sed -n 's/^SUBLEVEL = //p' "$tb/linux/Makefile" 2>/dev/null; }
+: >"$out"
+rc=0
+mk -C "$here" BUILD="$tb" TARBALL="$scratch/tb/a/linux-source-6.1.tar.xz" "$tb/stamp-tree" >>"$out" 2>&1 || rc=1
+s1=$(stamp)
+[ "$(sub)" = "$s0" ] && grep -q cond_resched_qs_limit "$tb/linux/kernel/sched/core.c" ||
+	{ echo "first tarball: SUBLEVEL $(sub), not $s0, or the series not applied" >>"$out"; rc=1; }
+sleep 1.1
+mk -C "$here" BUILD="$tb" TARBALL="$scratch/tb/a/linux-source-6.1.tar.xz" "$tb/stamp-tree" >>"$out" 2>&1 || rc=1
+[ "$(stamp)" = "$s1" ] || { echo "the same tarball again touched the stamp (a needless rebuild)" >>"$out"; rc=1; }
+mk -C "$here" BUILD="$tb" TARBALL="$scratch/tb/b/linux-source-6.1.tar.xz" "$tb/stamp-tree" >>"$out" 2>&1 || rc=1
+[ "$(stamp)" != "$s1" ] || { echo "another tarball left the stamp as it was: make kernel-deb would not rebuild" >>"$out"; rc=1; }
+[ "$(sub)" = "$((s0 + 1))" ] && grep -q cond_resched_qs_limit "$tb/linux/kernel/sched/core.c" ||
+	{ echo "second tarball: SUBLEVEL $(sub), not $((s0 + 1)), or the series not applied" >>"$out"; rc=1; }
+grep -q "sha256:$(sha256sum <"$scratch/tb/b/linux-source-6.1.tar.xz" | cut -d' ' -f1)" "$tb/applied/source" ||
+	{ echo "applied/source does not record the second tarball: $(cat "$tb/applied/source")" >>"$out"; rc=1; }
+has "$out" "extracting afresh" || rc=1
+mk -n -C "$here" kernel-deb BUILD="$tb" >"$out.n" 2>&1 || rc=1
+has "$out.n" "dv=\$(cut -d' ' -f2 $tb/applied/source)" || rc=1
+cat "$out.n" >>"$out"
+rm -f "$out.n"
+result $rc "tarball swap: the tree follows the installed linux-source-6.1 (SUBLEVEL $s0, then $((s0 + 1)), series applied, recorded), the same tarball again rebuilds nothing, kernel-deb versions from the record" "$out"
+rm -rf "$scratch/tb"
 
 # KCONFIG, given relative from the top folder as an administrator would.
 mkdir -p "$scratch/etc"
@@ -235,15 +352,18 @@ else
 	result 1 "scripts/config from $BUILD/patch-check or $TARBALL" "$out"
 fi
 
-# Packages left by a real 'make kernel-deb' in $BUILD, if any.
-debs=$(ls -t "$BUILD"/linux-image-*rcuqs*.deb 2>/dev/null | grep -v -- '-dbg_' | head -n1)
-if [ -z "$debs" ]; then
-	skip "kernel-deb packages' metadata" "no linux-image-*rcuqs*.deb in $BUILD (make kernel-deb)"
-else
-	img=$debs
+# Packages left by a real 'make kernel-deb' in $BUILD, if any: the newest
+# of each baseline. A package signed by 'make check-kdeb-build' (its
+# throwaway key in $BUILD/ksign-test) is checked with sbverify.
+imgs=$(for base in 6.1 6.12 7.3; do
+	ls -t "$BUILD"/linux-image-"$base".[0-9]*rcuqs*.deb 2>/dev/null | grep -v -- '-dbg_' | head -n1
+done)
+[ -n "$imgs" ] || skip "kernel-deb packages' metadata" "no linux-image-*rcuqs*.deb in $BUILD (make kernel-deb)"
+for img in $imgs; do
 	pkg=$(dpkg-deb -f "$img" Package)
 	ver=$(dpkg-deb -f "$img" Version)
 	r=${pkg#linux-image-}
+	base=$(echo "$r" | cut -d. -f1,2)
 	: >"$out"
 	rc=0
 	echo "$img: Package $pkg, Version $ver" >>"$out"
@@ -251,25 +371,37 @@ else
 	*-rcuqs[0-9]*) ;;
 	*) echo "release $r does not say rcuqsN" >>"$out"; rc=1 ;;
 	esac
+	# <Debian's linux-source version>+rcuqsN, whose upstream part is the
+	# release's VERSION.PATCHLEVEL.SUBLEVEL.
 	case $ver in
-	"$r"-[0-9]*) ;;
-	*) echo "version $ver is not <release>-<build>" >>"$out"; rc=1 ;;
+	"${r%%-*}"-*+rcuqs"$v") ;;
+	*) echo "version $ver is not <Debian's ${r%%-*}-N>+rcuqs$v" >>"$out"; rc=1 ;;
 	esac
 	dpkg-deb -c "$img" >"$scratch/img.list" 2>>"$out" || rc=1
 	for f in "./boot/vmlinuz-$r" "./boot/config-$r" "./boot/System.map-$r"; do
 		grep -q " $f\$" "$scratch/img.list" || { echo "$img lacks $f" >>"$out"; rc=1; }
 	done
 	# The image's own version string, and the series' symbols.
-	mkdir -p "$scratch/img"
+	rm -rf "$scratch/img" && mkdir -p "$scratch/img"
 	dpkg-deb --fsys-tarfile "$img" |
 		tar -C "$scratch/img" -x "./boot/vmlinuz-$r" "./boot/System.map-$r" 2>>"$out"
 	kv=$(file -b "$scratch/img/boot/vmlinuz-$r" 2>>"$out" | sed -n 's/.*, version \([^ ]*\) .*/\1/p')
 	echo "vmlinuz-$r says version $kv" >>"$out"
 	[ "$kv" = "$r" ] || rc=1
-	for sym in __param_jiffies_till_sched_qs __param_cond_resched_qs_limit rcu_qs_stat_show; do
+	case $base in
+	7.3) syms="__param_jiffies_till_sched_qs __param_jiffies_till_nohz_qs rcu_qs_stat_show" ;;
+	*) syms="__param_jiffies_till_sched_qs __param_cond_resched_qs_limit rcu_qs_stat_show" ;;
+	esac
+	for sym in $syms; do
 		grep -q " $sym\$" "$scratch/img/boot/System.map-$r" 2>/dev/null ||
 			{ echo "System.map-$r lacks $sym (the series)" >>"$out"; rc=1; }
 	done
+	signed=""
+	if [ -f "$BUILD/ksign-test/cert.pem" ] && sbverify --list "$scratch/img/boot/vmlinuz-$r" 2>/dev/null | grep -q 'signature 1'; then
+		sbverify --cert "$BUILD/ksign-test/cert.pem" "$scratch/img/boot/vmlinuz-$r" >>"$out" 2>&1 ||
+			{ echo "vmlinuz-$r: sbverify refuses it with $BUILD/ksign-test/cert.pem" >>"$out"; rc=1; }
+		signed=", sbverify accepts its signature"
+	fi
 	hdr=$(ls -t "$BUILD/linux-headers-${r}_"*.deb 2>/dev/null | head -n1)
 	if [ -z "$hdr" ]; then
 		echo "no linux-headers-${r}_*.deb beside it" >>"$out"
@@ -281,8 +413,8 @@ else
 	fi
 	ls "$BUILD"/linux-libc-dev_*rcuqs*.deb >/dev/null 2>&1 &&
 		{ echo "a linux-libc-dev package was left in $BUILD" >>"$out"; rc=1; }
-	result $rc "$(basename "$img"): $pkg $ver, /boot/vmlinuz-$r says $r, the series' symbols, headers beside it, no linux-libc-dev" "$out"
-fi
+	result $rc "$(basename "$img"): $pkg $ver, /boot/vmlinuz-$r says $r, the series' symbols$signed, headers beside it, no linux-libc-dev" "$out"
+done
 
 rm -rf "$scratch"
 tap_end kernel-deb

@@ -10,6 +10,10 @@
 #   Only the edits (local version, Debian's certificates) on FILE: tests.
 #
 # SRC is the patched tree (its scripts/config, merge_config.sh, Kconfig).
+# KSIGN_PEM, when set, is the key and certificate (sign-kdeb.sh pem) that
+# signs the modules: MODULE_SIG, MODULE_SIG_ALL, MODULE_SIG_KEY=KSIGN_PEM;
+# a lean configuration gets the EFI stub too (ACPI, EFI, EFI_STUB), so
+# that its image is a PE/COFF binary sbsign can sign for Secure Boot.
 #
 # Debian's configuration names certificates that only Debian's build has
 # (CONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/debian-uefi-certs.pem"); with
@@ -67,6 +71,7 @@ sum=$( {
 	echo "$lv"
 	if [ "$lean" = 1 ]; then cat "$@"; else echo "$kconfig"; cat "$kconfig"; fi
 	cat "$0"
+	[ -z "${KSIGN_PEM:-}" ] || { echo "$KSIGN_PEM"; cat "$KSIGN_PEM"; }
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$obj/.config" ] && [ "$(cat "$obj/.rcuqs-kconfig" 2>/dev/null)" = "$sum" ]; then
 	say "$obj/.config is up to date"
@@ -84,7 +89,18 @@ else
 	cp "$kconfig" "$obj/.config"
 fi
 fix "$obj/.config" "$lv"
+if [ -n "${KSIGN_PEM:-}" ]; then
+	sc="$SRC/scripts/config --file $obj/.config"
+	$sc --enable MODULE_SIG --enable MODULE_SIG_ALL --set-str MODULE_SIG_KEY "$KSIGN_PEM"
+	[ "$lean" = 0 ] || $sc --enable ACPI --enable EFI --enable EFI_STUB
+fi
 km olddefconfig
+if [ -n "${KSIGN_PEM:-}" ]; then
+	grep -qx "CONFIG_MODULE_SIG_KEY=\"$KSIGN_PEM\"" "$obj/.config" && grep -qx CONFIG_MODULE_SIG_ALL=y "$obj/.config" ||
+		die "module signing with $KSIGN_PEM did not end up in $obj/.config"
+	grep -qx CONFIG_EFI_STUB=y "$obj/.config" ||
+		die "CONFIG_EFI_STUB is not set in $obj/.config: sbsign cannot sign the image"
+fi
 grep -qx "CONFIG_LOCALVERSION=\"$lv\"" "$obj/.config" ||
 	die "CONFIG_LOCALVERSION did not end up as \"$lv\" in $obj/.config"
 if [ "$lean" = 1 ]; then

@@ -5,15 +5,18 @@
 # clang and libclang-rt-14-dev (its libFuzzer and sanitizer runtimes, only
 # recommended by clang) build the fuzz harnesses that 'make check' runs.
 #
-# install-deps.sh kernel-deb [6.1|6.12]: only what 'make kernel-deb'
-# (KERNEL=6.1, the default, or KERNEL=6.12) needs, for an
+# install-deps.sh kernel-deb [6.1|6.12|7.3]: only what 'make kernel-deb'
+# (KERNEL=6.1, the default, 6.12 or 7.3) and 'make refresh' need, for an
 # administrator's machine (no QEMU, dracut or clang): the kernel build's
 # tools, patch for the series, and for the kernel's bindeb-pkg:
 # build-essential (dpkg-buildpackage checks it as an implicit build
 # dependency; brings dpkg-dev), rsync (in the generated Build-Depends),
 # fakeroot (bindeb-pkg's default KBUILD_PKG_ROOTCMD), lsb-release (the
 # changelog's distribution, bookworm) and dwarves (pahole: Debian's
-# configuration has CONFIG_DEBUG_INFO_BTF).
+# configuration has CONFIG_DEBUG_INFO_BTF), sbsigntool and openssl
+# (KSIGN_KEY/KSIGN_CERT: sbsign signs the image for Secure Boot),
+# libdw-dev (7.3's bindeb-pkg lists it in its Build-Depends) and git
+# (make refresh).
 #
 # install-deps.sh deb: only what 'make deb' needs to build the .deb on an
 # administrator's machine (no QEMU, clang, gnuplot, debootstrap, lintian
@@ -37,10 +40,10 @@ set -eu
 PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
 libcmocka-dev mandoc git clang libclang-rt-14-dev python3 gnuplot-nox
-debhelper lintian debootstrap"
+debhelper lintian debootstrap sbsigntool openssl systemd-boot-efi"
 KDEB_PKGS="build-essential dpkg-dev make gcc bc bison flex
 libelf-dev libssl-dev kmod cpio xz-utils perl patch rsync fakeroot lsb-release
-dwarves"
+dwarves libdw-dev sbsigntool openssl git"
 DEB_PKGS="build-essential dpkg-dev gcc make debhelper pkg-config libkmod-dev
 libcmocka-dev"
 kernel=6.1
@@ -49,11 +52,11 @@ case ${1:-} in
 kernel-deb)
 	kernel=${2:-6.1}
 	case $kernel in
-	6.1 | 6.12) ;;
-	*) echo "install-deps: unknown kernel '$kernel' for kernel-deb (6.1, 6.12)" >&2; exit 2 ;;
+	6.1 | 6.12 | 7.3) ;;
+	*) echo "install-deps: unknown kernel '$kernel' for kernel-deb (6.1, 6.12, 7.3)" >&2; exit 2 ;;
 	esac
 	PKGS=$KDEB_PKGS
-	[ "$kernel" = 6.12 ] || PKGS="linux-source-6.1 $PKGS"
+	[ "$kernel" != 6.1 ] || PKGS="linux-source-6.1 $PKGS"
 	;;
 deb) PKGS=$DEB_PKGS ;;
 *) echo "install-deps: unknown set '$1' (full, deb, kernel-deb; none: full)" >&2; exit 2 ;;
@@ -79,9 +82,13 @@ if [ -n "$full" ] || [ "$kernel" = 6.12 ]; then
 fi
 # The 7.3 tree (kernel-patches/7.3/, issue 16) is built for trixie and
 # comes from trixie-backports, added with a pin that keeps every host
-# package bookworm's (see trixie-backports below); full set only.
+# package bookworm's (see trixie-backports below); the full set and
+# 'make kernel-deb KERNEL=7.3'. On Debian 13 (trixie) itself, trixie is
+# the host's own release: no pin, trixie-backports only.
 need73=""
-[ -z "$full" ] || installed linux-source-7.3 || need73=yes
+if [ -n "$full" ] || [ "$kernel" = 7.3 ]; then
+	installed linux-source-7.3 || need73=yes
+fi
 [ -z "$missing" ] && [ -z "$need612" ] && [ -z "$need73" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -230,7 +237,8 @@ fi
 # must stay bookworm's.
 TBPO_SOURCES=${RCUQS_TBPO_SOURCES:-/etc/apt/sources.list.d/trixie-backports.sources}
 TBPO_PREFS=${RCUQS_TBPO_PREFS:-/etc/apt/preferences.d/rcuqs-trixie.pref}
-if [ ! -f "$TBPO_PREFS" ]; then
+host_codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+if [ "$host_codename" != trixie ] && [ ! -f "$TBPO_PREFS" ]; then
 	echo "install-deps: pinning trixie and trixie-backports below 100 in $TBPO_PREFS"
 	cat >"$TBPO_PREFS.tmp" <<-EOF
 	# Added by rcuqs scripts/install-deps.sh for linux-source-7.3: never
@@ -269,7 +277,7 @@ if ! apt_tbpo install -y --no-install-recommends linux-source-7.3/trixie-backpor
 	apt_tbpo install -y --no-install-recommends linux-source-7.3/trixie-backports
 fi
 # Nothing on the host may now upgrade to trixie's: the pin says so; check.
-if apt-get -s upgrade 2>/dev/null | grep -E '^Inst ' | grep -Ei 'trixie|bpo13|deb13|Debian( Backports)?:13|[:/]stable(-backports)?[] ,]'; then
+if [ "$host_codename" != trixie ] && apt-get -s upgrade 2>/dev/null | grep -E '^Inst ' | grep -Ei 'trixie|bpo13|deb13|Debian( Backports)?:13|[:/]stable(-backports)?[] ,]'; then
 	echo "install-deps: the lines above would upgrade host packages from trixie: check $TBPO_PREFS" >&2
 	exit 1
 fi
