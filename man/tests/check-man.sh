@@ -649,7 +649,7 @@ quick_start() {
 	[ -s "$scratch/qs" ] || { echo "README has no '## Quick start on a real machine'"; return 1; }
 	sed '/^The way back/,$d' "$scratch/qs" | code_cmds >"$scratch/qs-on"
 	sed -n '/^The way back/,$p' "$scratch/qs" | code_cmds >"$scratch/qs-back"
-	awk -v want='make kernel-deb|apt install ./build/linux-image|reboot|make deb|rcuqs-ctl set-profile|update-grub|reboot|rcuqs-ctl verify' '
+	awk -v want='make kernel-deb|apt install $(cat build/kernel-deb.install)|reboot|make deb|rcuqs-ctl set-profile|update-grub|reboot|rcuqs-ctl verify' '
 		BEGIN { n = split(want, w, "|"); i = 1 }
 		i <= n && index($0, w[i]) == 1 { i++ }
 		END { if (i <= n) { print "README quick start lacks, in order: " w[i]; exit 1 } }' "$scratch/qs-on" ||
