@@ -141,6 +141,7 @@ check-host:
 	@./scripts/run-step.sh units $(MAKE) -C systemd-units check
 	@./scripts/run-step.sh deb $(MAKE) --no-print-directory check-deb
 	@./scripts/run-step.sh patches $(MAKE) -C kernel-patches check
+	@./scripts/run-step.sh trial ./tests/trial/check-trial.sh
 
 check-kernels:
 	@./scripts/run-step.sh guest $(MAKE) -C guest-image check \
@@ -165,10 +166,12 @@ check-deb: $(DEB)
 # /etc/kernel/postinst.d/zz-rcuqs warns when a Debian kernel is installed
 # that GRUB will not boot because an rcuqs kernel sorts above it.
 sysconfdir ?= /etc
+prefix ?= /usr
 install:
 	for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit; done
 	install -d -m 0755 '$(DESTDIR)$(sysconfdir)/rcuqs/profiles'
 	install -D -m 0755 scripts/kernel-hook.sh '$(DESTDIR)$(sysconfdir)/kernel/postinst.d/zz-rcuqs'
+	install -D -m 0755 scripts/rcuqs-kernel.sh '$(DESTDIR)$(prefix)/sbin/rcuqs-kernel'
 
 # rcuqs-ctl's libFuzzer harnesses, FUZZ_SECONDS (30) each; a bounded run is
 # also part of rcuqs-ctl's check.

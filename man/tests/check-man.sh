@@ -350,7 +350,7 @@ check "rcuqs.7: sections in order" section_order "$here/rcuqs.7"
 inst_check() {
 	make -s -C "$here" install DESTDIR="$scratch/inst" || return 1
 	got=$(cd "$scratch/inst" && find . -type f -printf '%p %m\n' | sort | tr '\n' ' ')
-	want="./usr/share/man/man5/rcuqs.profile.5 644 ./usr/share/man/man7/rcuqs.7 644 ./usr/share/man/man8/rcuqs-ctl.8 644 "
+	want="./usr/share/man/man5/rcuqs.profile.5 644 ./usr/share/man/man7/rcuqs.7 644 ./usr/share/man/man8/rcuqs-ctl.8 644 ./usr/share/man/man8/rcuqs-kernel.8 644 "
 	[ "$got" = "$want" ] || { echo "installed: $got; want: $want"; return 1; }
 }
 check "make install puts the pages in /usr/share/man/man{5,7,8}, mode 0644" inst_check
@@ -649,7 +649,7 @@ quick_start() {
 	[ -s "$scratch/qs" ] || { echo "README has no '## Quick start on a real machine'"; return 1; }
 	sed '/^The way back/,$d' "$scratch/qs" | code_cmds >"$scratch/qs-on"
 	sed -n '/^The way back/,$p' "$scratch/qs" | code_cmds >"$scratch/qs-back"
-	awk -v want='make kernel-deb|apt install $(cat build/kernel-deb.install)|reboot|make deb|rcuqs-ctl set-profile|update-grub|reboot|rcuqs-ctl verify' '
+	awk -v want='make kernel-deb|make deb|apt install ./build/rcuqs_*.deb $(cat build/kernel-deb.install)|rcuqs-kernel trial|reboot|rcuqs-kernel commit|rcuqs-ctl set-profile|update-grub|reboot|rcuqs-ctl verify' '
 		BEGIN { n = split(want, w, "|"); i = 1 }
 		i <= n && index($0, w[i]) == 1 { i++ }
 		END { if (i <= n) { print "README quick start lacks, in order: " w[i]; exit 1 } }' "$scratch/qs-on" ||
@@ -665,7 +665,7 @@ quick_start() {
 		{ echo "rcuqs.7 ROLLBACK: $(tr '\n' ';' <"$scratch/man-back")"; return 1; }
 	same_list "ways back (- README, + rcuqs.7 ROLLBACK)" "$scratch/qs-back1" "$scratch/man-back"
 }
-check "README quick start: kernel-deb, install, reboot, deb, set-profile, update-grub, reboot, verify; its way back is rcuqs.7's ROLLBACK" \
+check "README quick start: kernel-deb, deb, install, trial, reboot, commit, set-profile, update-grub, reboot, verify; its way back is rcuqs.7's ROLLBACK" \
 	quick_start
 
 
