@@ -229,7 +229,7 @@ else
 	rc=$?
 	[ $rc = 0 ] && has "$out" " -rcuqs$v " "'$scratch/etc/config-6.1.0-99-amd64'" \
 		"O=$b/kdeb-config-6.1.0-99-amd64 " " bindeb-pkg" \
-		"from $scratch/etc/config-6.1.0-99-amd64, local version -rcuqs$v," || rc=1
+		"configuration $scratch/etc/config-6.1.0-99-amd64, local version -rcuqs$v," || rc=1
 	grep -q -- '-lean' "$out" && { echo "lean in a KCONFIG build" >>"$out"; rc=1; }
 	[ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
 	result $rc "make -n kernel-deb KCONFIG=<relative>: absolute path, -rcuqs$v, O=\$BUILD/kdeb-<config name>, nothing created" "$out"
@@ -270,7 +270,7 @@ else
 	[ "$(grep -c 'GRUB will boot' "$out.n")" = 2 ] || { echo "the warning is not printed both before and after the build" >>"$out.n"; rc=1; }
 	cat "$out.n" >>"$out"
 	sed -n '/^## Kernel updates$/,/^## /p' "$top/README.md" >"$out.r"
-	has "$out.r" "make kernel-deb" "linux-source-6.1" "zz-rcuqs" || { echo "README: no '## Kernel updates' section with the rebuild" >>"$out"; rc=1; }
+	has "$out.r" "make kernel-deb KERNEL=N" "linux-source-N" "6.1, 6.12, 7.3" "zz-rcuqs" "make refresh" || { echo "README: no '## Kernel updates' section with the one rebuild procedure for every baseline" >>"$out"; rc=1; }
 	rm -f "$out.n" "$out.r"
 	[ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
 	result $rc "kernel updates: $rel sorts above 6.1.0-99-amd64 (dpkg, GRUB's sort -V), so make kernel-deb warns before and after the build and the README documents the rebuild" "$out"
