@@ -1,0 +1,286 @@
+#!/bin/sh
+# check-quickstart.sh [SUITE]: make check-quickstart. The README's "Quick
+# start on a real machine", followed literally on a Debian machine in a VM
+# that boots through GRUB (BIOS) under QEMU (TCG), asserted from the VM's
+# serial console: $RESULTS/quickstart.tap, and each boot's console log in
+# $RESULTS/quickstart-debian12/NN-STEP.log. Run as root (debootstrap, loop
+# devices, mount); nothing is loaded into the host's kernel, the patched
+# kernel runs only inside QEMU. Not part of make check.
+#
+# Time (2 shared cores, TCG): see tests/quickstart/README.
+#
+# 1. The README's commands are read at run time from its section's first
+#    code block (the Debian 12 machine) and the way back's block, as
+#    man/tests/check-man.sh reads them (4-space indented lines, comments
+#    after #). The build lines run on this host, the build host: an
+#    "apt-get install linux-source-N" is checked to be installed (nothing
+#    is upgraded under the other builds), "make kernel-deb ..." runs with
+#    KCONFIG= the VM's lean configuration (vm-config.sh: tinyconfig +
+#    common.config + preempt-dynamic.config + vm.config; a /boot/config of
+#    Debian's full one takes hours here) in place of the README's
+#    KCONFIG=/boot/config-$(uname -r), and "make deb" as written. Every other
+#    line runs in the VM, as written, from /root/rcuqs, each "reboot" ending
+#    a boot (vm/step.sh).
+# 2. What the build lines left in $BUILD goes into the image at the same
+#    paths under /root/rcuqs/build: the packages build/kernel-deb.install
+#    names (its paths are the build host's absolute ones: they are rewritten
+#    to /root/rcuqs/build/... in the copy), build/kernel-deb.release when
+#    make kernel-deb writes one, and build/rcuqs_*.deb.
+# 3. The image (image.sh): debootstrap minbase + Debian's kernel and GRUB,
+#    cached as a tarball under $BUILD/quickstart; a fresh raw disk each run.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+: "${BUILD:=$top/build}"
+: "${RESULTS:=$BUILD/results}"
+: "${JOBS:=2}"
+: "${QS_BOOT_TIMEOUT:=900}"
+export BUILD RESULTS
+suite=${1:-bookworm}
+case $suite in
+bookworm) name=debian12 kernel=6.1 ;;
+trixie) name=debian13 kernel=6.12 ;;
+*) echo "check-quickstart: SUITE is bookworm or trixie" >&2; exit 2 ;;
+esac
+qdir=$BUILD/quickstart
+work=$qdir/$name
+logs=$RESULTS/quickstart-$name
+tap=$RESULTS/quickstart$( [ "$suite" = bookworm ] || echo "-$name").tap
+mkdir -p "$qdir" "$work" "$RESULTS"
+rm -rf "$logs" && mkdir -p "$logs"
+: >"$tap"
+. "$top/scripts/tap.sh"
+start=$(date +%s)
+elapsed() { echo "$(($(date +%s) - start)) s"; }
+die() { not_ok "$1" "${2-}"; tap_end check-quickstart; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP check-quickstart needs root (debootstrap, loop devices)" | tee "$tap"; exit 0; }
+
+# --- the README's quick start ------------------------------------------------
+readme_section() { awk -v t="## $1" '$0 == t { on = 1; next } /^## / { on = 0 } on' "$top/README.md"; }
+# blocks: "BLOCK<TAB>WAYBACK<TAB>LINE" for each code line of the section.
+readme_section "Quick start on a real machine" | awk '
+	/^The way back/ { back = 1 }
+	/^    / { if (!code) { blk++; code = 1 } printf "%d\t%d\t%s\n", blk, back + 0, $0; next }
+	/^[[:space:]]*$/ { next }
+	{ code = 0 }' >"$work/blocks"
+[ -s "$work/blocks" ] || die "README: a '## Quick start on a real machine' with code blocks"
+back_blk=$(awk -F'\t' '$2 == 1 { print $1; exit }' "$work/blocks")
+# The Debian 12 machine's block is the first; on Debian 13 the README gives
+# the lines that differ in a second block, "the rest is the same".
+first_blk=1
+# cmds BLOCK: its commands, "COMMAND<TAB>COMMENT".
+cmds() {
+	awk -F'\t' -v b="$1" '$1 == b { sub(/^[^\t]*\t[^\t]*\t/, ""); print }' "$work/blocks" |
+		sed -n 's/^    \([^ #][^#]*\)\(#\{0,1\}.*\)$/\1\t\2/p' | sed 's/[[:space:]]*\t#*[[:space:]]*/\t/'
+}
+{ cmds "$first_blk"; [ -z "$back_blk" ] || cmds "$back_blk"; } >"$work/readme-cmds"
+check "README: the quick start has commands and a way back ($(wc -l <"$work/readme-cmds") lines)" \
+	sh -c "[ -s '$work/readme-cmds' ] && [ -n '$back_blk' ]"
+
+# Split each line at " && ": build lines to the host, the rest to the VM.
+: >"$work/host-cmds"
+: >"$work/plan"
+tab=$(printf '\t')
+while IFS="$tab" read -r line comment; do
+	vm=
+	rest=$line
+	while :; do
+		seg=${rest%% && *}
+		case $seg in
+		"apt-get install linux-source-"* | "apt-get install -t "*" linux-source-"* | "make "*)
+			echo "$seg" >>"$work/host-cmds" ;;
+		*) vm=${vm:+$vm && }$seg ;;
+		esac
+		[ "$seg" != "$rest" ] || break
+		rest=${rest#* && }
+	done
+	[ -z "$vm" ] || printf '%s\t%s\n' "$vm" "$comment" >>"$work/plan"
+done <"$work/readme-cmds"
+echo "== check-quickstart ($name): on the build host:"; sed 's/^/   /' "$work/host-cmds"
+echo "== check-quickstart ($name): in the VM, from /root/rcuqs:"; cut -f1 "$work/plan" | sed 's/^/   /'
+
+# --- the build lines, on this host ---------------------------------------------
+config=$qdir/config-vm$( [ "$kernel" = 6.1 ] || echo "-$kernel")
+while read -r hcmd; do
+	case $hcmd in
+	"apt-get install"*)
+		pkg=${hcmd##* }
+		if dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null | grep -q '^ii'; then
+			ok "host: $hcmd (installed: $(dpkg-query -W -f='${Version}' "$pkg"))"
+		else
+			check "host: $hcmd" apt-get install -y "$pkg"
+		fi ;;
+	"make kernel-deb"*)
+		args=$(printf '%s\n' "${hcmd#make kernel-deb}" | sed 's/KCONFIG=[^ ]*//')
+		msg=$("$here/vm-config.sh" "$config" "$kernel" 2>&1) ||
+			die "host: the VM's kernel configuration (vm-config.sh)" "$msg"
+		ok "host: the VM's kernel configuration $config (tinyconfig + common + preempt-dynamic + vm.config, checked)"
+		t=$(date +%s)
+		# shellcheck disable=SC2086
+		if make -C "$top" kernel-deb $args KCONFIG="$config" JOBS="$JOBS" >"$logs/00-make-kernel-deb.log" 2>&1; then
+			ok "host: make kernel-deb$args KCONFIG=$config ($(($(date +%s) - t)) s)"
+		else
+			die "host: make kernel-deb$args KCONFIG=$config" "$(tail -20 "$logs/00-make-kernel-deb.log")"
+		fi ;;
+	"make deb"*)
+		t=$(date +%s)
+		if make -C "$top" deb >"$logs/00-make-deb.log" 2>&1; then
+			ok "host: $hcmd ($(($(date +%s) - t)) s)"
+		else
+			die "host: $hcmd" "$(tail -20 "$logs/00-make-deb.log")"
+		fi ;;
+	*) die "host: $hcmd: a build line this harness does not know" ;;
+	esac
+done <"$work/host-cmds"
+
+# --- the image -----------------------------------------------------------------
+stage=$work/stage
+rm -rf "$stage"
+mkdir -p "$stage/root/rcuqs/build" "$stage/root/quickstart" "$stage/etc/systemd/system/multi-user.target.wants"
+inst=$BUILD/kernel-deb.install
+[ -s "$inst" ] || die "host: $inst (make kernel-deb writes it)"
+for f in $(cat "$inst"); do
+	case $f in "$BUILD"/*) ;; *) die "host: $f in $inst is not under $BUILD" ;; esac
+	cp "$f" "$stage/root/rcuqs/build/${f#"$BUILD"/}"
+done
+# The build host's absolute paths, as the VM's /root/rcuqs/build/... .
+sed "s|$BUILD/|/root/rcuqs/build/|g" "$inst" >"$stage/root/rcuqs/build/kernel-deb.install"
+[ ! -f "$BUILD/kernel-deb.release" ] || cp "$BUILD/kernel-deb.release" "$stage/root/rcuqs/build/"
+cp "$BUILD"/rcuqs_*.deb "$stage/root/rcuqs/build/"
+cp "$here/vm/step.sh" "$work/plan" "$stage/root/quickstart/"
+: >"$stage/root/quickstart/setup"
+chmod 700 "$stage/root"
+cp "$here/vm/rcuqs-quickstart.service" "$stage/etc/systemd/system/"
+ln -s ../rcuqs-quickstart.service "$stage/etc/systemd/system/multi-user.target.wants/"
+# The console is the runner's: no getty there; no apt timers (no network).
+for u in serial-getty@ttyS0.service getty@tty1.service apt-daily.timer apt-daily-upgrade.timer \
+	e2scrub_all.timer fstrim.timer; do
+	ln -s /dev/null "$stage/etc/systemd/system/$u"
+done
+ok "host: staged for /root/rcuqs/build: $(ls "$stage/root/rcuqs/build" | tr '\n' ' ')"
+
+t=$(date +%s)
+msg=$("$here/image.sh" root "$suite" "$qdir/$suite-root.tar" 2>&1) || die "image: debootstrap $suite" "$msg"
+ok "image: $suite root ($msg, $(($(date +%s) - t)) s)"
+t=$(date +%s)
+disk=$work/disk.img
+msg=$("$here/image.sh" disk "$suite" "$qdir/$suite-root.tar" "$disk" "$stage" "$work/kernel" 2>&1) || die "image: the disk" "$msg"
+echo "$msg" >"$logs/00-image.log"
+ok "image: $disk ($(($(date +%s) - t)) s)"
+
+qemu() { # LOG [QEMU ARGS]: one boot, bounded; its status
+	qlog=$1
+	shift
+	timeout "$QS_BOOT_TIMEOUT" qemu-system-x86_64 -accel tcg -m 2048 -smp 2 \
+		-drive "file=$disk,format=raw,if=virtio" -nic none \
+		-display none -monitor none -serial "file:$qlog" -no-reboot "$@" </dev/null >"$work/qemu.out" 2>&1
+}
+# The first boot: Debian's kernel started by QEMU, GRUB installed into the
+# MBR from inside (image.sh says why not from here).
+t=$(date +%s)
+rc=0
+qemu "$work/setup.log" -kernel "$work/kernel/vmlinuz" -initrd "$work/kernel/initrd.img" \
+	-append "root=UUID=$(cat "$work/kernel/root-uuid") ro console=ttyS0,115200" || rc=$?
+tr -d '\r' <"$work/setup.log" >"$logs/00-grub-install.log"
+src=$(sed -n 's/^QS-SETUP-RC: //p' "$logs/00-grub-install.log")
+if [ "$rc" = 0 ] && [ "$src" = 0 ]; then
+	ok "image: GRUB installed in the MBR by the first boot (grub-install /dev/vda, update-grub; $(($(date +%s) - t)) s)"
+else
+	die "image: GRUB installed in the MBR by the first boot (QEMU $rc, grub-install/update-grub ${src:-not run})" "$(tail -30 "$logs/00-grub-install.log")"
+fi
+
+# --- the boots -----------------------------------------------------------------
+reboots=$(awk -F'\t' '$1 == "reboot"' "$work/plan" | wc -l)
+maxboots=$((reboots + 3))
+b=0
+done=
+while [ "$b" -lt "$maxboots" ]; do
+	b=$((b + 1))
+	log=$work/boot.log
+	rm -f "$log"
+	t=$(date +%s)
+	rc=0
+	qemu "$log" || rc=$?
+	tr -d '\r' <"$log" >"$log.txt"
+	first=$(sed -n 's/^QS-STEP [0-9a-z]*: //p' "$log.txt" | head -n1)
+	slug=$(printf '%s' "${first:-no-step}" | tr -cs 'A-Za-z0-9' - | cut -c1-40 | sed 's/-$//')
+	grep -q '^QS-DONE' "$log.txt" && slug=final
+	out=$logs/$(printf %02d "$b")-$slug.log
+	mv "$log.txt" "$out"
+	rm -f "$log"
+	if [ "$rc" = 124 ]; then
+		not_ok "boot $b: QEMU ended within ${QS_BOOT_TIMEOUT} s" "$(tail -30 "$out")"
+		break
+	fi
+	uname=$(sed -n "s/^QS-BOOT $b: //p" "$out")
+	if [ -z "$uname" ]; then
+		not_ok "boot $b: the runner started (QS-BOOT $b)" "$(tail -30 "$out")"
+		break
+	fi
+	entry=$(grep -ao "Booting \`[^']*'" "$out" | tail -n1)
+	if [ -n "$entry" ]; then
+		ok "boot $b: $uname up, through GRUB: $entry ($(($(date +%s) - t)) s; ${out#"$BUILD"/})"
+	else
+		not_ok "boot $b: $uname up, through GRUB (no \"Booting\" line from GRUB)" "$(head -c 2000 "$out")"
+	fi
+	if grep -q '^QS-DONE' "$out"; then done=1; break; fi
+done
+[ -n "$done" ] || not_ok "the VM ran the plan to its end (QS-DONE) within $maxboots boots"
+
+# --- what the console says -------------------------------------------------------
+all=$work/console.txt
+for f in "$logs"/[0-9][0-9]-*.log; do
+	case ${f##*/} in 00-*) ;; *) cat "$f" ;; esac
+done >"$all"
+# step_out N: step N's output (between its QS-STEP and QS-RC lines).
+step_out() { awk -v n="$1" '$0 ~ "^QS-STEP " n ": " { on = 1; next } $0 ~ "^QS-RC " n ": " { on = 0 } on' "$all"; }
+# boot_of N: the release running when step N ran.
+boot_of() { awk -v n="$1" '/^QS-BOOT / { sub(/^QS-BOOT [0-9]+: /, ""); u = $0 } $0 ~ "^QS-STEP " n ": " { print u; exit }' "$all"; }
+n_steps=$(wc -l <"$work/plan")
+i=0
+prev=
+while IFS="$tab" read -r cmd comment <&3; do
+	i=$((i + 1))
+	rc=$(sed -n "s/^QS-RC $i: //p" "$all" | head -n1)
+	run=$(boot_of "$i")
+	if [ -z "$rc" ]; then
+		not_ok "step $i: $cmd (not reached)"
+		prev=$cmd
+		continue
+	fi
+	if [ "$rc" = 0 ]; then ok "step $i on $run: $cmd (exit 0)"; else not_ok "step $i on $run: $cmd (exit $rc)" "$(step_out "$i" | tail -30)"; fi
+	case $cmd in
+	"rcuqs-ctl status"*)
+		check "step $i: rcuqs-ctl status says \"rcuqs kernel support: yes\"" \
+			sh -c "printf '%s\n' \"\$1\" | grep -q 'rcuqs kernel support: yes'" sh "$(step_out "$i")"
+		check "step $i: it runs on the rcuqs kernel ($run)" sh -c "case '$run' in *-rcuqs*) ;; *) exit 1 ;; esac" ;;
+	"rcuqs-ctl verify"*)
+		check "step $i: rcuqs-ctl verify says \"running state matches profile 'latency'\"" \
+			sh -c "printf '%s\n' \"\$1\" | grep -q \"running state matches profile 'latency'\"" sh "$(step_out "$i")" ;;
+	"rcuqs-kernel trial"*)
+		# The boot after the trial's reboot: the rcuqs kernel, once: GRUB
+		# cleared next_entry and its saved default is still the kernel
+		# the trial started from.
+		nb=$(awk -v n="$i" '$0 ~ "^QS-STEP " n ": " { on = 1 } on && /^QS-BOOT / { sub(/^QS-BOOT /, ""); sub(/:.*/, ""); print; exit }' "$all")
+		from=$run
+		if [ -n "$nb" ]; then
+			u=$(sed -n "s/^QS-BOOT $nb: //p" "$all")
+			env=$(sed -n "s/^QS-GRUBENV $nb: //p" "$all")
+			check "step $i: the boot after the trial runs the rcuqs kernel ($u)" sh -c "case '$u' in *-rcuqs*) ;; *) exit 1 ;; esac"
+			check "step $i: once only: GRUB's next_entry is spent and its saved default is still $from's entry (grubenv: $(printf '%s' "$env" | tr '\n' ';'))" \
+				sh -c "printf '%s\n' \"\$1\" | grep -q '^saved_entry=.*$from' && ! printf '%s\n' \"\$1\" | grep -q '^next_entry=.'" sh "$env"
+		else
+			not_ok "step $i: the boot after the trial (not reached)"
+		fi ;;
+	esac
+	prev=$cmd
+done 3<"$work/plan"
+first_uname=$(sed -n 's/^QS-BOOT 1: //p' "$all")
+check "boot 1 runs Debian's kernel ($first_uname)" sh -c "case '$first_uname' in *-amd64) ;; *) exit 1 ;; esac"
+fin=$(sed -n 's/^QS-FINAL uname: //p' "$all")
+left=$(sed -n 's/^QS-FINAL rcuqs packages installed: //p' "$all" | sed 's/ *$//')
+check "after the way back, GRUB boots Debian's kernel by default (${fin:-not reached})" sh -c "case '$fin' in *-amd64) ;; *) exit 1 ;; esac"
+check "after the way back, no rcuqs package is installed (dpkg-query: ${left:-none})" sh -c "grep -q '^QS-FINAL rcuqs packages' '$all' && [ -z '$left' ]"
+out "1..$n"
+out "# check-quickstart $name: $((n - failed)) of $n passed, $failed failed, in $(elapsed); console logs in $logs"
+[ "$failed" = 0 ]
