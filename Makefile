@@ -80,6 +80,21 @@ refresh:
 	@./scripts/install-deps.sh kernel-deb $(or $(KERNEL),6.1)
 	$(MAKE) -C kernel-patches refresh KERNEL=$(or $(KERNEL),6.1)
 
+# make kernel-repo [REPO=DIR] [REPO_KEY=KEY] [REPO_URI=URI]: the packages
+# make kernel-deb and make deb left in $(BUILD) added to a signed apt
+# repository for a fleet, with a meta-package per kernel baseline that
+# depends on its newest build (scripts/kernel-repo.sh, doc/fleet.md).
+# Without REPO_KEY, a throwaway test key. Installs apt-utils
+# (apt-ftparchive) and gnupg when they are missing, nothing else.
+REPO ?= $(BUILD)/repo
+REPO_TOOLS = command -v apt-ftparchive >/dev/null && command -v gpg >/dev/null || \
+	apt-get install -y --no-install-recommends apt-utils gnupg
+.PHONY: kernel-repo check-repo
+kernel-repo:
+	@$(REPO_TOOLS)
+	./scripts/kernel-repo.sh --repo '$(REPO)' $(if $(REPO_KEY),--key '$(REPO_KEY)') \
+		$(if $(REPO_URI),--uri '$(REPO_URI)')
+
 image: kernel
 	$(MAKE) -C guest-image image
 
@@ -140,6 +155,7 @@ check-host:
 	@./scripts/run-step.sh man $(MAKE) -C man check
 	@./scripts/run-step.sh units $(MAKE) -C systemd-units check
 	@./scripts/run-step.sh deb $(MAKE) --no-print-directory check-deb
+	@./scripts/run-step.sh repo $(MAKE) --no-print-directory check-repo
 	@./scripts/run-step.sh patches $(MAKE) -C kernel-patches check
 	@./scripts/run-step.sh trial ./tests/trial/check-trial.sh
 
@@ -160,6 +176,14 @@ deb:
 check-deb: $(DEB)
 	@rc=0; ./tests/deb/check-deb.sh $(DEB) || rc=1; \
 	./tests/deb/check-deb.sh $(DEB) trixie || rc=1; exit $$rc
+
+# make kernel-repo's repository with fake kernels (no kernel build): its
+# refusals, signature and meta-packages, then apt in a throwaway Debian 12
+# root: install, upgrade, unattended-upgrades, rollback, the way back
+# (tests/repo/).
+check-repo: $(DEB)
+	@$(REPO_TOOLS)
+	@./tests/repo/check-repo.sh $(DEB)
 
 # /etc/rcuqs/profiles, empty: the administrator's profiles go there
 # (rcuqs.profile(5)); a purge of the package leaves those it holds.

@@ -26,17 +26,13 @@
 #     purge straight away with parameters that cannot be restored.
 #
 # The root is "debootstrap --variant=minbase SUITE" (bookworm unless
-# given) from the host's configured Debian mirror (RCUQS_DEB_MIRROR
-# overrides), cached as $BUILD/deb-check/SUITE-minbase-*.tar so that later
-# runs only unpack it. The package built on Debian 12 is the one installed
+# given), cached as $BUILD/deb-check/SUITE-minbase-*.tar (tests/deb/root.sh).
+# The package built on Debian 12 is the one installed
 # in Debian 13's root too: its dependencies must resolve there. Nothing is mounted in it: its /sys and /proc are plain directories,
 # so what the package's scripts write to /sys lands in fake parameter
 # files this script puts there (copied from rcuqs-ctl's pristine fake
 # root), never in the host's kernel. systemd does not run there either:
 # enablement is checked by the symlink and with "systemctl --root".
-# debootstrap itself mounts proc and sysfs in the root while it installs
-# Debian's base packages; it runs in a mount namespace of its own
-# (unshare), so those mounts end with it.
 set -u
 
 # check-deb.sh --cache SUITE only makes the root's cache (make check starts
@@ -59,15 +55,6 @@ top=$(cd "$here/../.." && pwd)
 : "${BUILD:=$top/build}"
 : "${RESULTS:=$BUILD/results}"
 work=$BUILD/deb-check
-# The root's packages: minbase, libkmod2, and what the autopkgtests of
-# debian/tests/control depend on; the cache is named after that list.
-includes=libkmod2
-if [ -f "$top/debian/tests/control" ]; then
-	includes=$(sed -n 's/^Depends:[[:space:]]*//p' "$top/debian/tests/control" | tr ',' '\n' |
-		sed 's/[[:space:]]//g; /^@$/d; /^$/d' | { echo libkmod2; cat; } | LC_ALL=C sort -u |
-		tr '\n' ',' | sed 's/,$//')
-fi
-cache=$work/$suite-minbase-$(printf '%s' "$includes" | cksum | cut -d' ' -f1).tar
 root=$work/root
 tap=$RESULTS/deb.tap
 if [ "$suite" != bookworm ]; then
@@ -76,6 +63,10 @@ if [ "$suite" != bookworm ]; then
 fi
 [ -z "$cache_only" ] || tap=$work/cache-$suite.tap
 pristine=$top/rcuqs-ctl/tests/rootfs-pristine
+# The root's packages: minbase, libkmod2, and what the autopkgtests of
+# debian/tests/control depend on; its cache, mirror(), safe_rm(),
+# in_root().
+. "$here/root.sh"
 start=$(date +%s)
 
 mkdir -p "$RESULTS" "$work"
@@ -414,73 +405,17 @@ fi
 
 # --- the throwaway root -----------------------------------------------------
 
-# The host's Debian mirror for bookworm, from its apt sources; the same
-# archive serves trixie.
-mirror() {
-	if [ -n "${RCUQS_DEB_MIRROR-}" ]; then
-		echo "$RCUQS_DEB_MIRROR"
-		return
-	fi
-	{
-		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-			awk '$1 == "deb" { i = 2; if ($i ~ /^\[/) while ($i !~ /\]$/) i++; if ($i ~ /^\[/ || $i ~ /\]$/) i++;
-				if ($(i + 1) == "bookworm") { print $i; exit } }'
-		for f in /etc/apt/sources.list.d/*.sources; do
-			[ -f "$f" ] || continue
-			awk '/^$/ { u = ""; s = "" } /^URIs:/ { u = $2 } /^Suites:/ { s = $0 }
-				u != "" && s ~ /[ \t]bookworm([ \t]|$)/ { print u; exit }' "$f"
-		done
-	} | head -n 1
-}
-
-# A directory with anything mounted under it is never removed.
-safe_rm() {
-	if findmnt -rn -o TARGET | grep -q "^$1\(/\|$\)"; then
-		echo "check-deb: something is mounted under $1; not removing it" >&2
-		return 1
-	fi
-	chattr -R -i "$1" >/dev/null 2>&1
-	rm -rf --one-file-system "$1"
-}
-
-make_cache() {
-	m=$(mirror)
-	[ -n "$m" ] || { echo "no bookworm mirror in /etc/apt/sources.list*; set RCUQS_DEB_MIRROR"; return 1; }
-	boot=$work/bootstrap-$suite
-	safe_rm "$boot" || return 1
-	echo "check-deb: debootstrap --variant=minbase --include=$includes $suite from $m (once; cached in $cache)" >&2
-	if ! unshare --mount --propagation private \
-		debootstrap --variant=minbase --include="$includes" "$suite" "$boot" "$m" \
-		>"$work/debootstrap-$suite.log" 2>&1; then
-		tail -n 20 "$work/debootstrap-$suite.log"
-		return 1
-	fi
-	tar -C "$boot" -cf "$cache.tmp" . && mv "$cache.tmp" "$cache" && safe_rm "$boot"
-}
-
-# in_root CMD...: run CMD in the root with a clean environment.
-in_root() {
-	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
-		DEBIAN_FRONTEND=noninteractive chroot "$root" "$@"
-}
-
-# One debootstrap per cache at a time: the early background one and this.
-exec 9>"$work/$suite.lock"
-flock 9
-if [ -s "$cache" ]; then
+if how=$(root_cache); then
 	[ -z "$cache_only" ] || exit 0
-	ok "root: $suite minbase from the cache"
-elif msg=$(make_cache 2>&1); then
-	ok "root: debootstrap $suite minbase ($(($(date +%s) - start)) s so far)"
+	case $how in
+	debootstrap) ok "root: debootstrap $suite minbase ($(($(date +%s) - start)) s so far)" ;;
+	*) ok "root: $suite minbase $how" ;;
+	esac
 else
-	die "root: debootstrap $suite minbase" "$msg"
+	die "root: debootstrap $suite minbase" "$how"
 fi
-flock -u 9
-[ -z "$cache_only" ] || exit 0
 
-safe_rm "$root" || die "root: a fresh copy" "something is mounted under $root"
-mkdir -p "$root"
-tar -C "$root" -xf "$cache" || die "root: a fresh copy" "cannot unpack $cache"
+msg=$(root_fresh) || die "root: a fresh copy" "$msg"
 os=$(. "$root/etc/os-release" 2>/dev/null && echo "$VERSION_CODENAME")
 check "root: it is Debian's $suite (os-release: ${os:-none})" [ "$os" = "$suite" ]
 

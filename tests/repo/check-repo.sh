@@ -1,0 +1,563 @@
+#!/bin/sh
+# check-repo.sh [DEB | --cache]: the fleet repository of "make kernel-repo"
+# (scripts/kernel-repo.sh, doc/fleet.md), without any kernel build. TAP to
+# $RESULTS/repo.tap. DEB is the rcuqs package of "make deb" (a fake one
+# stands in without it).
+#
+# The kernels are fake packages made here with dpkg-deb, named as
+# bindeb-pkg names them (linux-image-6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2,
+# a small /boot/vmlinuz-6.1.192-rcuqs2-lean, its linux-headers), three
+# builds of 6.1 one after the other (6.1.192, .193, .194), and kernels of
+# 6.12 and 7.3 for the meta-packages' choice of the newest.
+#
+#   - refusals, each naming the file and why, the repository as it was
+#     (every file, byte for byte) and nothing left beside it: a lean kernel
+#     without --allow-lean, a file that is no .deb, a truncated .deb, a
+#     missing file, a directory, linux-libc-dev, a package of another
+#     name; a good package named with a bad one adds neither; a key that
+#     cannot sign fails after the new state was half built;
+#   - the repository: pool, Packages{,.gz}, Release with Origin, Label,
+#     Suite, Codename, Components, Architectures; InRelease and
+#     Release.gpg verified by gpgv with the exported keyring; rcuqs.sources
+#     as deb822; per baseline the meta-packages' Version is the newest
+#     kernel's by dpkg's order (6.12.118 over 6.12.95 added later; a real
+#     7.3 kernel over a lean one with a higher version), their Depends
+#     that exact build; headers meta-packages only where headers are;
+#     older builds kept, a file added again left alone, a rebuild of the
+#     same version replaced with a warning; the throwaway key made once
+#     and said loudly, the same key taken as --key GNUPGHOME and --key
+#     FILE, no gpg-agent left running; a run with no DEB takes $BUILD's
+#     kernels and tool and leaves out -lean and -dbg;
+#   - in a throwaway Debian 12 root (tests/deb/root.sh's cache, only the
+#     repository as apt source, bind-mounted read-only at its own path in
+#     a mount namespace of each command's own, so nothing stays mounted):
+#     rcuqs.sources and the keyring as doc/fleet.md installs them; apt-get
+#     update without a warning; "apt-get install
+#     linux-image-rcuqs-6.1-amd64 rcuqs" installs the newest build; after
+#     a second build, plain "apt-get upgrade" keeps the meta-package back
+#     (a new package name), "apt-get upgrade --with-new-pkgs" (and, as
+#     simulations, "apt upgrade" and "apt-get full-upgrade") moves to it;
+#     after a third, unattended-upgrade with doc/fleet.md's Origins-Pattern
+#     moves to it and removes the first build (apt keeps the newest two
+#     kernels; with two, autoremove would remove none); the rollback of
+#     doc/fleet.md goes back a build and holds there, unhold follows again;
+#     the way back of doc/fleet.md leaves no rcuqs kernel installed;
+#   - self-tests: a repository whose InRelease, or whose Packages, was
+#     changed after signing is refused by apt-get update (and gpgv).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+: "${BUILD:=$top/build}"
+: "${RESULTS:=$BUILD/results}"
+deb=${1-}
+scratch=$BUILD/repo-check
+tap=$RESULTS/repo.tap
+kr=$top/scripts/kernel-repo.sh
+start=$(date +%s)
+
+# check-repo.sh --cache only makes the root's cache (as check-deb.sh
+# --cache does, to start it in the background), no TAP.
+[ "$deb" != --cache ] || tap=/dev/null
+mkdir -p "$RESULTS"
+: >"$tap"
+. "$top/scripts/tap.sh"
+die() {
+	not_ok "$1" "${2-}"
+	tap_end repo
+	exit 1
+}
+[ "$(id -u)" -eq 0 ] || {
+	echo "1..0 # SKIP the root's apt needs root (debootstrap, chroot)" | tee "$tap"
+	exit 0
+}
+for t in apt-ftparchive gpg gpgv dpkg-deb unshare; do
+	command -v "$t" >/dev/null || die "tools: $t" "missing: make check-repo installs apt-utils and gnupg"
+done
+
+# The root: check-deb's Debian 12 minbase (tests/deb/root.sh, the same
+# cache folder and lock) with unattended-upgrades.
+# shellcheck disable=SC2034
+work=$BUILD/deb-check
+suite=bookworm
+root=$scratch/root
+root_extra=unattended-upgrades
+. "$top/tests/deb/root.sh"
+
+if [ "$deb" = --cache ]; then
+	how=$(root_cache) || { echo "check-repo: $how" >&2; exit 1; }
+	exit 0
+fi
+
+safe_rm "$scratch" || die "scratch: $scratch" "something is mounted under it"
+mkdir -p "$scratch/debs" "$scratch/in"
+repo=$scratch/repo
+
+# --- fixtures ---------------------------------------------------------------
+
+# fake_deb PACKAGE VERSION [PATH CONTENT]...: $scratch/debs/P_V_amd64.deb
+# with those files.
+fake_deb() {
+	p=$1 v=$2 d=$scratch/pkg
+	shift 2
+	rm -rf "$d"
+	mkdir -p "$d/DEBIAN"
+	while [ $# -ge 2 ]; do
+		mkdir -p "$d$(dirname "$1")"
+		printf '%s\n' "$2" >"$d$1"
+		shift 2
+	done
+	printf '%s\n' "Package: $p" "Version: $v" "Architecture: amd64" \
+		"Maintainer: rcuqs check-repo <check-repo@invalid>" "Section: kernel" "Priority: optional" \
+		"Description: fake $p for check-repo.sh" " Made by tests/repo/check-repo.sh; no kernel in it." \
+		>"$d/DEBIAN/control"
+	dpkg-deb --root-owner-group --build "$d" "$scratch/debs/${p}_${v}_amd64.deb" >/dev/null
+	rm -rf "$d"
+}
+# kernel RELEASE VERSION: linux-image-RELEASE and linux-headers-RELEASE.
+kernel() {
+	fake_deb "linux-image-$1" "$2" "/boot/vmlinuz-$1" "fake kernel $1 $2"
+	fake_deb "linux-headers-$1" "$2" "/usr/src/linux-headers-$1/Makefile" "# fake headers $1"
+}
+k() { echo "$scratch/debs/linux-image-${1}_${2}_amd64.deb $scratch/debs/linux-headers-${1}_${2}_amd64.deb"; }
+kernel 6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2
+kernel 6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2
+kernel 6.1.194-rcuqs2-lean 6.1.194-1+rcuqs2
+kernel 6.12.118-rcuqs2-lean 6.12.118-1~deb12u1+rcuqs2
+kernel 6.12.95-rcuqs2-lean 6.12.95-1~bpo12+1+rcuqs2
+fake_deb linux-image-7.3.4-rcuqs2 7.3.4-1~bpo13+1+rcuqs2 /boot/vmlinuz-7.3.4-rcuqs2 "fake 7.3"
+fake_deb linux-image-7.3.5-rcuqs2-lean 7.3.5-1~bpo13+1+rcuqs2 /boot/vmlinuz-7.3.5-rcuqs2-lean "fake 7.3 lean"
+fake_deb linux-libc-dev 6.1.192-2+rcuqs2 /usr/include/linux/fake.h "/* fake */"
+fake_deb hello 1.0 /usr/share/doc/hello/x "x"
+if [ -n "$deb" ] && [ -f "$deb" ]; then
+	tool=$deb
+else
+	fake_deb rcuqs 0.0.1~check /usr/sbin/rcuqs-ctl "#!/bin/sh"
+	tool=$scratch/debs/rcuqs_0.0.1~check_amd64.deb
+fi
+toolv=$(dpkg-deb -f "$tool" Version)
+b1=$(k 6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2)
+b2=$(k 6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2)
+b3=$(k 6.1.194-rcuqs2-lean 6.1.194-1+rcuqs2)
+
+# kr ARGS: kernel-repo.sh on the test's repository, its test key in
+# $scratch (not $BUILD's), output to $scratch/kr.out.
+krun() {
+	BUILD=$scratch "$kr" --repo "$repo" "$@" >"$scratch/kr.out" 2>&1
+}
+kr_ok() { krun "$@" || { cat "$scratch/kr.out"; return 1; }; }
+
+# --- the first build ----------------------------------------------------------
+
+# shellcheck disable=SC2086
+check "add: the first 6.1 build, its headers and rcuqs $toolv (--allow-lean)" kr_ok --allow-lean $b1 "$tool"
+test_key() {
+	grep -q 'WARNING: signed with a throwaway TEST key' "$scratch/kr.out" &&
+		grep -q "making a throwaway TEST signing key in $scratch/repo-key" "$scratch/kr.out" ||
+		{ cat "$scratch/kr.out"; return 1; }
+}
+check "key: without --key, a throwaway test key made in \$BUILD/repo-key, and said loudly" test_key
+fpr=$(sed -n 's/^kernel-repo: signing key //p' "$scratch/kr.out")
+
+# snapshot DIR: every file and link of DIR with its contents' hash.
+snapshot() {
+	(cd "$1" && find . -type f -exec sha256sum {} + && find . ! -type f -printf '%y %p\n') | LC_ALL=C sort
+}
+snapshot "$repo" >"$scratch/repo.before"
+
+# --- refusals -------------------------------------------------------------------
+
+# lit STRING: STRING as a grep -E pattern that matches it literally.
+lit() { printf '%s' "$1" | sed 's/[][\\.^$*+?(){}|]/\\&/g'; }
+# refused PATTERN ARGS: kernel-repo.sh fails, saying PATTERN (grep -E),
+# and leaves the repository as it was, with nothing beside it.
+refused() {
+	pat=$1
+	shift
+	if krun "$@"; then
+		echo "accepted: $(cat "$scratch/kr.out")"
+		return 1
+	fi
+	grep -Eq -- "$pat" "$scratch/kr.out" || { echo "not /$pat/:"; cat "$scratch/kr.out"; return 1; }
+	snapshot "$repo" >"$scratch/repo.after"
+	diff -u "$scratch/repo.before" "$scratch/repo.after" || { echo "the repository changed"; return 1; }
+	for l in "$scratch"/.repo.new.*; do
+		[ ! -e "$l" ] || { echo "left beside it: $l"; return 1; }
+	done
+}
+lean=$scratch/debs/linux-image-6.1.193-rcuqs2-lean_6.1.193-1+rcuqs2_amd64.deb
+check "refused: a lean kernel without --allow-lean, naming the file and why" \
+	refused "$(lit "$lean"): linux-image-6\.1\.193-rcuqs2-lean is a lean kernel .*boots no real machine.*--allow-lean" "$lean"
+printf 'not a package\n' >"$scratch/in/text.deb"
+check "refused: a file that is no .deb" refused "$(lit "$scratch/in/text.deb"): not a Debian package" --allow-lean "$scratch/in/text.deb"
+head -c $(($(stat -c %s "$lean") - 64)) "$lean" >"$scratch/in/truncated.deb"
+check "refused: a truncated .deb" refused "$(lit "$scratch/in/truncated.deb"): (damaged|not a Debian package)" --allow-lean "$scratch/in/truncated.deb"
+check "refused: a missing file" refused "$(lit "$scratch/in/nothing.deb"): no such file" --allow-lean "$scratch/in/nothing.deb"
+mkdir -p "$scratch/in/dir.deb"
+check "refused: a directory" refused "$(lit "$scratch/in/dir.deb"): not a regular file" --allow-lean "$scratch/in/dir.deb"
+check "refused: linux-libc-dev (it would replace Debian's userspace kernel headers)" \
+	refused "linux-libc-dev is not for the repository: its version sorts above Debian's" \
+	"$scratch/debs/linux-libc-dev_6.1.192-2+rcuqs2_amd64.deb"
+check "refused: a package that is neither an rcuqs kernel nor rcuqs" \
+	refused "hello is neither an rcuqs kernel" "$scratch/debs/hello_1.0_amd64.deb"
+# shellcheck disable=SC2086
+check "refused: a good build named with a bad file adds neither" \
+	refused "text.deb: not a Debian package" --allow-lean $b2 "$scratch/in/text.deb"
+gpg --batch --quiet --homedir "$scratch/repo-key" --export "$fpr" >"$scratch/in/public.key"
+gpgconf --homedir "$scratch/repo-key" --kill gpg-agent
+# shellcheck disable=SC2086
+check "refused: a --key file with no secret key, after the new state was begun" \
+	refused "holds no secret key" --allow-lean --key "$scratch/in/public.key" $b2
+mkdir -m 0700 "$scratch/in/gnupg"
+# shellcheck disable=SC2086
+GNUPGHOME=$scratch/in/gnupg check "refused: an unknown --key" \
+	refused "--key 0xDEADBEEF: no such secret key" --allow-lean --key 0xDEADBEEF $b2
+
+# --- the repository -----------------------------------------------------------
+
+# The 6.12 builds (the older one added last), 7.3 (a real kernel and a
+# lean one with a higher version): the meta-packages' choice.
+# shellcheck disable=SC2046
+check "add: 6.12.118, then 6.12.95; 7.3.4 and a lean 7.3.5" \
+	kr_ok --allow-lean $(k 6.12.118-rcuqs2-lean 6.12.118-1~deb12u1+rcuqs2) \
+	"$scratch/debs/linux-image-7.3.5-rcuqs2-lean_7.3.5-1~bpo13+1+rcuqs2_amd64.deb" \
+	"$scratch/debs/linux-image-7.3.4-rcuqs2_7.3.4-1~bpo13+1+rcuqs2_amd64.deb"
+# shellcheck disable=SC2046
+check "add: 6.12.95 after 6.12.118" kr_ok --allow-lean $(k 6.12.95-rcuqs2-lean 6.12.95-1~bpo12+1+rcuqs2)
+
+# The same file again: nothing to do; the same version with other
+# contents (a rebuild): replaced, with a warning.
+same_version() {
+	h=linux-headers-6.12.95-rcuqs2-lean v=6.12.95-1~bpo12+1+rcuqs2
+	f=$scratch/debs/${h}_${v}_amd64.deb
+	kr_ok --allow-lean "$f" || return 1
+	grep -q "^kernel-repo: $h $v: already there" "$scratch/kr.out" || { cat "$scratch/kr.out"; return 1; }
+	fake_deb "$h" "$v" "/usr/src/$h/Makefile" "# rebuilt"
+	kr_ok --allow-lean "$f" || return 1
+	grep -q "WARNING: $h $v: replacing the file of the same version with other contents" "$scratch/kr.out" ||
+		{ cat "$scratch/kr.out"; return 1; }
+	cmp "$f" "$repo/pool/main/$h/${h}_${v}_amd64.deb"
+}
+check "add: the same file again changes nothing; a rebuild with the same version replaces it, with a warning" same_version
+
+packages=$repo/dists/rcuqs/main/binary-amd64/Packages
+# newest_meta NAME: "VERSION|DEPENDS" of NAME's highest version in Packages.
+newest_meta() {
+	best=""
+	for l in $(awk -v RS= -v n="$1" '$0 ~ "(^|\n)Package: " n "\n" {
+		v = $0; sub(/.*\nVersion: /, "", v); sub(/\n.*/, "", v)
+		d = $0; sub(/.*\nDepends: /, "", d); sub(/\n.*/, "", d)
+		gsub(/ /, "_", d); print v "|" d }' "$packages"); do
+		if [ -z "$best" ] || dpkg --compare-versions "${l%%|*}" gt "${best%%|*}"; then best=$l; fi
+	done
+	echo "$best" | tr _ ' '
+}
+# meta_is NAME VERSION DEPENDS
+meta_is() {
+	got=$(newest_meta "$1")
+	[ "$got" = "$2|$3" ] || { echo "$1: '$got', want '$2|$3'"; return 1; }
+}
+metas() {
+	meta_is linux-image-rcuqs-6.1-amd64 6.1.192-2+rcuqs2 "linux-image-6.1.192-rcuqs2-lean (= 6.1.192-2+rcuqs2)" &&
+		meta_is linux-headers-rcuqs-6.1-amd64 6.1.192-2+rcuqs2 "linux-headers-6.1.192-rcuqs2-lean (= 6.1.192-2+rcuqs2)" &&
+		meta_is linux-image-rcuqs-6.12-amd64 6.12.118-1~deb12u1+rcuqs2 "linux-image-6.12.118-rcuqs2-lean (= 6.12.118-1~deb12u1+rcuqs2)" &&
+		meta_is linux-headers-rcuqs-6.12-amd64 6.12.118-1~deb12u1+rcuqs2 "linux-headers-6.12.118-rcuqs2-lean (= 6.12.118-1~deb12u1+rcuqs2)" &&
+		meta_is linux-image-rcuqs-7.3-amd64 7.3.4-1~bpo13+1+rcuqs2 "linux-image-7.3.4-rcuqs2 (= 7.3.4-1~bpo13+1+rcuqs2)" || return 1
+	! grep -q '^Package: linux-headers-rcuqs-7.3-amd64$' "$packages" || { echo "a 7.3 headers meta-package, with no 7.3 headers"; return 1; }
+}
+check "meta-packages: per baseline the newest kernel by dpkg's order (6.12.118 over 6.12.95; 7.3's real kernel over a lean one), Depends that exact build; headers only where there are headers" metas
+
+meta_fields() {
+	m=$(ls "$repo"/pool/main/linux-image-rcuqs-6.1-amd64/*.deb) || return 1
+	for fv in Section=kernel Architecture=amd64 Priority=optional; do
+		v=$(dpkg-deb -f "$m" "${fv%%=*}")
+		[ "$v" = "${fv#*=}" ] || { echo "${fv%%=*}: '$v'"; return 1; }
+	done
+	dpkg-deb -f "$m" Description | grep -q 'newest rcuqs kernel of the 6.1 baseline' ||
+		{ dpkg-deb -f "$m" Description; return 1; }
+	[ -z "$(dpkg-deb -c "$m" | awk '$1 !~ /^d/')" ] || { echo "files in the meta-package: $(dpkg-deb -c "$m")"; return 1; }
+}
+check "meta-packages: Section kernel, Architecture amd64, a Description of what they track, no files" meta_fields
+
+release_fields() {
+	r=$repo/dists/rcuqs/Release
+	for f in "Origin: rcuqs" "Label: rcuqs" "Suite: rcuqs" "Codename: rcuqs" "Components: main" "Architectures: amd64"; do
+		grep -qx "$f" "$r" || { echo "no '$f' in Release:"; cat "$r"; return 1; }
+	done
+	for f in main/binary-amd64/Packages main/binary-amd64/Packages.gz; do
+		grep -q " $f\$" "$r" || { echo "Release lists no $f"; return 1; }
+	done
+	zcat "$packages.gz" | cmp -s - "$packages" || { echo "Packages.gz is not Packages"; return 1; }
+}
+check "Release: Origin, Label, Suite, Codename rcuqs, component main, amd64; Packages and Packages.gz listed" release_fields
+
+# verifies DIR: gpgv verifies DIR's InRelease and Release.gpg with the
+# exported keyring (as apt does with Signed-By).
+verifies() {
+	gpgv --keyring "$1/rcuqs-archive-keyring.gpg" "$1/dists/rcuqs/InRelease" 2>&1 &&
+		gpgv --keyring "$1/rcuqs-archive-keyring.gpg" "$1/dists/rcuqs/Release.gpg" "$1/dists/rcuqs/Release" 2>&1
+}
+check "signature: gpgv verifies InRelease and Release.gpg with rcuqs-archive-keyring.gpg" verifies "$repo"
+keyring_binary() {
+	t=$(file -b "$repo/rcuqs-archive-keyring.gpg" 2>/dev/null || echo "")
+	! grep -q 'BEGIN PGP' "$repo/rcuqs-archive-keyring.gpg" || { echo "armored"; return 1; }
+	gpg --batch --quiet --with-colons --show-keys "$repo/rcuqs-archive-keyring.gpg" 2>/dev/null | grep -q "^fpr:*$fpr:" ||
+		{ echo "not the key $fpr: $t"; return 1; }
+}
+check "keyring: binary, the signing key's public part" keyring_binary
+sources_ok() {
+	s=$repo/rcuqs.sources
+	for l in "Types: deb" "URIs: file:$repo" "Suites: rcuqs" "Components: main" \
+		"Signed-By: /etc/apt/keyrings/rcuqs-archive-keyring.gpg"; do
+		grep -qx "$l" "$s" || { echo "no '$l':"; cat "$s"; return 1; }
+	done
+}
+check "rcuqs.sources: deb822, file: URI of the repository, Signed-By the keyring in /etc/apt/keyrings" sources_ok
+
+kept_builds() {
+	for p in linux-image-6.1.192-rcuqs2-lean linux-image-6.12.95-rcuqs2-lean linux-image-6.12.118-rcuqs2-lean rcuqs; do
+		grep -qx "Package: $p" "$packages" || { echo "$p not in Packages"; return 1; }
+	done
+}
+check "pool: every build added is indexed (older ones kept)" kept_builds
+
+# The same key, as a GNUPGHOME and as an exported secret key.
+same_key() {
+	kr_ok "$@" "$tool" || return 1
+	grep -q "^kernel-repo: signing key $fpr\$" "$scratch/kr.out" || { cat "$scratch/kr.out"; return 1; }
+	! grep -q 'TEST key' "$scratch/kr.out" || { echo "warned about a test key"; return 1; }
+	verifies "$repo" >/dev/null || { echo "does not verify"; return 1; }
+}
+check "key: --key GNUPGHOME signs with its key, no test-key warning" same_key --key "$scratch/repo-key"
+gpg --batch --quiet --homedir "$scratch/repo-key" --export-secret-keys "$fpr" >"$scratch/in/secret.key"
+gpgconf --homedir "$scratch/repo-key" --kill gpg-agent
+check "key: --key FILE (an exported secret key) signs with it" same_key --key "$scratch/in/secret.key"
+
+# A run with no DEB takes $BUILD's packages, without -lean and -dbg.
+scan() {
+	s=$scratch/scan
+	mkdir -p "$s"
+	cp $b2 "$tool" "$scratch/debs/linux-image-7.3.4-rcuqs2_7.3.4-1~bpo13+1+rcuqs2_amd64.deb" "$s/"
+	cp "$scratch/debs/linux-image-7.3.4-rcuqs2_7.3.4-1~bpo13+1+rcuqs2_amd64.deb" \
+		"$s/linux-image-7.3.4-rcuqs2-dbg_7.3.4-1~bpo13+1+rcuqs2_amd64.deb"
+	BUILD=$s "$kr" --repo "$s/repo" --key "$scratch/repo-key" >"$s/out" 2>&1 || { cat "$s/out"; return 1; }
+	grep -q 'left out linux-image-6.1.193-rcuqs2-lean_.*a lean test kernel' "$s/out" &&
+		grep -q 'left out linux-image-7.3.4-rcuqs2-dbg_.*debug symbols' "$s/out" &&
+		grep -q 'added linux-image-7.3.4-rcuqs2 ' "$s/out" &&
+		grep -q 'added rcuqs ' "$s/out" || { cat "$s/out"; return 1; }
+	[ ! -e "$s/repo/pool/main/linux-image-6.1.193-rcuqs2-lean" ] || { echo "took the lean kernel"; return 1; }
+}
+check "no DEB: the kernels and rcuqs in \$BUILD, lean and -dbg left out with a note" scan
+# No gpg-agent that kernel-repo.sh started is left (one ends at once).
+no_agents() {
+	i=0
+	while pgrep -f "gpg-agent --homedir $scratch" >/dev/null; do
+		i=$((i + 1))
+		[ "$i" -lt 20 ] || { echo "running: $(pgrep -af "gpg-agent --homedir $scratch")"; return 1; }
+		sleep 0.1
+	done
+}
+check "key: no gpg-agent that kernel-repo.sh started is left running (test key, --key GNUPGHOME, --key FILE)" no_agents
+
+# --- a machine: the throwaway Debian 12 root --------------------------------
+
+if how=$(root_cache); then
+	ok "root: $suite minbase with $root_extra $how ($(($(date +%s) - start)) s so far)"
+else
+	die "root: debootstrap $suite minbase with $root_extra" "$how"
+fi
+msg=$(root_fresh) || die "root: a fresh copy" "$msg"
+
+# Each command in the root sees the repository (repo_src, $repo unless a
+# self-test swaps it) read-only at $repo, as rcuqs.sources names it,
+# through a bind mount in a mount namespace of its own: it ends with the
+# command.
+repo_src=$repo
+mkdir -p "$root$repo"
+with_repo() {
+	unshare --mount --propagation private sh -c '
+		mount --bind "$1" "$2" && mount -o remount,bind,ro "$2" || exit 97
+		shift 2
+		exec "$@"' with-repo "$repo_src" "$root$repo" "$@"
+}
+# shellcheck disable=SC2034
+root_wrap=with_repo
+# Only the repository as a source (no network); apt answers yes, no pty.
+: >"$root/etc/apt/sources.list"
+printf '%s\n' 'APT::Get::Assume-Yes "true";' 'Dpkg::Use-Pty "0";' >"$root/etc/apt/apt.conf.d/99check-repo"
+
+# doc/fleet.md's steps on a machine, as it gives them.
+fleet=$top/doc/fleet.md
+way_back=$(sed -n 's/^    \(apt-get purge .*rcuqs.*\)$/\1/p' "$fleet" | head -n 1)
+uu_line=$(sed -n 's/^ *\(Unattended-Upgrade::Origins-Pattern:: .*\)$/\1/p' "$fleet" | head -n 1)
+doc_lines() {
+	[ -n "$way_back" ] || { echo "doc/fleet.md: no indented 'apt-get purge ...rcuqs...' line"; return 1; }
+	[ -n "$uu_line" ] || { echo "doc/fleet.md: no indented Unattended-Upgrade::Origins-Pattern:: line"; return 1; }
+	for l in "install -m 0644 rcuqs-archive-keyring.gpg /etc/apt/keyrings/" \
+		"install -m 0644 rcuqs.sources /etc/apt/sources.list.d/" \
+		"apt-get install linux-image-rcuqs-6.1-amd64 rcuqs" "apt-get upgrade --with-new-pkgs"; do
+		grep -qF -- "$l" "$fleet" || { echo "doc/fleet.md lacks '$l'"; return 1; }
+	done
+}
+check "doc/fleet.md: the machine's steps, its Origins-Pattern line and its way back, as tested here" doc_lines
+
+mkdir -p "$root/etc/apt/keyrings"
+install -m 0644 "$repo/rcuqs-archive-keyring.gpg" "$root/etc/apt/keyrings/"
+install -m 0644 "$repo/rcuqs.sources" "$root/etc/apt/sources.list.d/"
+
+# update_clean: apt-get update in the root exits 0 with no warning or
+# error, nothing unsigned or unauthenticated.
+update_clean() {
+	o=$(in_root apt-get update 2>&1)
+	rc=$?
+	if [ "$rc" -ne 0 ] || printf '%s\n' "$o" | grep -Eq '^(W|E|Err):|NO_PUBKEY|not signed|insecure|unauthenticated|BADSIG|Hash Sum|Ign:'; then
+		echo "apt-get update exited $rc:"
+		printf '%s\n' "$o"
+		return 1
+	fi
+}
+check "machine: apt-get update from the signed file: source, no warning" update_clean
+
+# state: "PACKAGE VERSION" of the installed rcuqs kernels and meta-packages.
+state() {
+	in_root dpkg-query -W -f='${db:Status-Abbrev}|${Package} ${Version}\n' 'linux-image-*' 'linux-headers-*' 2>/dev/null |
+		sed -n 's/^[hi]i |//p' | LC_ALL=C sort
+}
+# has_state LINE...: exactly those lines.
+has_state() {
+	want=$(printf '%s\n' "$@" | LC_ALL=C sort)
+	got=$(state)
+	[ "$got" = "$want" ] || { printf 'installed:\n%s\nwant:\n%s\n' "$got" "$want"; return 1; }
+}
+# apt_ok CMD...: CMD in the root succeeds; its output to $scratch/apt.out.
+apt_ok() { in_root "$@" >"$scratch/apt.out" 2>&1 </dev/null || { tail -n 30 "$scratch/apt.out"; return 1; }; }
+
+install_first() {
+	apt_ok apt-get install linux-image-rcuqs-6.1-amd64 rcuqs || return 1
+	has_state "linux-image-6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2" "linux-image-rcuqs-6.1-amd64 6.1.192-2+rcuqs2" || return 1
+	[ -f "$root/boot/vmlinuz-6.1.192-rcuqs2-lean" ] || { echo "no /boot/vmlinuz-6.1.192-rcuqs2-lean"; return 1; }
+	v=$(in_root dpkg-query -W -f='${Version}' rcuqs)
+	[ "$v" = "$toolv" ] || { echo "rcuqs: '$v', want $toolv"; return 1; }
+}
+check "machine: apt-get install linux-image-rcuqs-6.1-amd64 rcuqs: the build the meta-package names, and rcuqs $toolv" install_first
+
+# The second build.
+# shellcheck disable=SC2086
+check "add: the second 6.1 build (6.1.193)" kr_ok --allow-lean $b2
+check "machine: apt-get update after the second build" update_clean
+kept_back() {
+	apt_ok apt-get upgrade || return 1
+	grep -A1 'kept back' "$scratch/apt.out" | grep -q 'linux-image-rcuqs-6.1-amd64' || { cat "$scratch/apt.out"; return 1; }
+	has_state "linux-image-6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2" "linux-image-rcuqs-6.1-amd64 6.1.192-2+rcuqs2"
+}
+check "machine: plain apt-get upgrade keeps the meta-package back (its new Depends is a new package)" kept_back
+# simulated CMD...: CMD -s would install the second build.
+simulated() {
+	apt_ok "$@" -s || return 1
+	grep -q '^Inst linux-image-6.1.193-rcuqs2-lean ' "$scratch/apt.out" &&
+		grep -q '^Inst linux-image-rcuqs-6.1-amd64 \[6.1.192-2+rcuqs2\] (6.1.193-1+rcuqs2 ' "$scratch/apt.out" ||
+		{ cat "$scratch/apt.out"; return 1; }
+}
+check "machine: apt upgrade would move to it (simulated)" simulated apt upgrade
+check "machine: apt-get full-upgrade would move to it (simulated)" simulated apt-get full-upgrade
+upgraded() {
+	apt_ok apt-get upgrade --with-new-pkgs || return 1
+	has_state "linux-image-6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2" "linux-image-6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2" \
+		"linux-image-rcuqs-6.1-amd64 6.1.193-1+rcuqs2"
+}
+check "machine: apt-get upgrade --with-new-pkgs moves to the second build, the first stays installed" upgraded
+no_autoremove() {
+	apt_ok apt-get autoremove -s || return 1
+	! grep '^Remv ' "$scratch/apt.out" || return 1
+}
+check "machine: apt-get autoremove would remove neither build" no_autoremove
+
+# The third build, by unattended-upgrades with doc/fleet.md's line.
+# shellcheck disable=SC2086
+check "add: the third 6.1 build (6.1.194)" kr_ok --allow-lean $b3
+check "machine: apt-get update after the third build" update_clean
+uu() {
+	printf '%s\n' "$uu_line" >"$root/etc/apt/apt.conf.d/51rcuqs-unattended-upgrades"
+	apt_ok unattended-upgrade -v || return 1
+	grep -q "Allowed origins are: .*origin=rcuqs" "$scratch/apt.out" || { cat "$scratch/apt.out"; return 1; }
+	grep -q 'auto-removed: linux-image-6.1.192-rcuqs2-lean$' "$scratch/apt.out" || { cat "$scratch/apt.out"; return 1; }
+	has_state "linux-image-6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2" \
+		"linux-image-6.1.194-rcuqs2-lean 6.1.194-1+rcuqs2" "linux-image-rcuqs-6.1-amd64 6.1.194-1+rcuqs2"
+}
+check "machine: unattended-upgrade with doc/fleet.md's Origins-Pattern moves to the third build, and removes the first (apt keeps the newest two kernels)" uu
+
+# The rollback of doc/fleet.md, one build back, then following again.
+rollback_cmd=$(sed -n 's/^    \(apt-get install --allow-downgrades .*\)$/\1/p' "$fleet" | head -n 1)
+rollback() {
+	[ -n "$rollback_cmd" ] || { echo "doc/fleet.md: no indented 'apt-get install --allow-downgrades' line"; return 1; }
+	# The documented line names 6.1.193 and 6.1.194 as its example; the
+	# test's kernels are lean ones.
+	# shellcheck disable=SC2046
+	apt_ok $(echo "$rollback_cmd" | sed 's/\(linux-image-[0-9.]*-rcuqs[0-9]*\)-$/\1-lean-/') || return 1
+	has_state "linux-image-6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2" "linux-image-rcuqs-6.1-amd64 6.1.193-1+rcuqs2" ||
+		{ cat "$scratch/apt.out"; return 1; }
+	apt_ok apt-mark hold linux-image-rcuqs-6.1-amd64 || return 1
+	[ ! -e "$root/boot/vmlinuz-6.1.194-rcuqs2-lean" ] || { echo "6.1.194's image still in /boot"; return 1; }
+	apt_ok apt-get upgrade --with-new-pkgs || return 1
+	apt_ok unattended-upgrade || return 1
+	has_state "linux-image-6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2" "linux-image-rcuqs-6.1-amd64 6.1.193-1+rcuqs2" ||
+		{ echo "(after upgrade and unattended-upgrade, held)"; return 1; }
+	apt_ok apt-mark unhold linux-image-rcuqs-6.1-amd64 || return 1
+	apt_ok apt-get upgrade --with-new-pkgs || return 1
+	has_state "linux-image-6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2" "linux-image-6.1.194-rcuqs2-lean 6.1.194-1+rcuqs2" \
+		"linux-image-rcuqs-6.1-amd64 6.1.194-1+rcuqs2" || { echo "(after unhold)"; return 1; }
+}
+check "machine: doc/fleet.md's rollback to the previous build, held there through upgrades; unhold follows again" rollback
+
+# The way back to Debian's kernel, doc/fleet.md's one command, from a
+# held meta-package (as after a rollback).
+way_back() {
+	[ -n "$way_back" ] || return 1
+	apt_ok apt-mark hold linux-image-rcuqs-6.1-amd64 || return 1
+	# shellcheck disable=SC2086
+	eval "set -- $way_back"
+	apt_ok "$@" || return 1
+	left=$(in_root dpkg-query -W -f='${db:Status-Abbrev}|${Package}\n' '*rcuqs*' 2>/dev/null | grep -v '^un |' | grep -v '|rcuqs$')
+	[ -z "$left" ] || { echo "left: $left"; return 1; }
+	ls "$root"/boot/vmlinuz-*rcuqs* >/dev/null 2>&1 && { echo "left in /boot: $(ls "$root/boot")"; return 1; }
+	v=$(in_root dpkg-query -W -f='${db:Status-Abbrev}' rcuqs)
+	[ "$v" = "ii " ] || { echo "rcuqs: '$v'"; return 1; }
+}
+check "machine: doc/fleet.md's way back ($way_back), with the meta-package held, purges every rcuqs kernel and meta-package; rcuqs stays" way_back
+
+# --- self-tests -------------------------------------------------------------------
+
+# A copy of the repository changed after signing: apt-get update refuses it.
+tampered() {
+	t=$scratch/tampered-$1
+	rm -rf "$t"
+	cp -a "$repo" "$t"
+	case $1 in
+	inrelease) sed -i 's/^Label: rcuqs$/Label: rcuqx/' "$t/dists/rcuqs/InRelease" "$t/dists/rcuqs/Release" ;;
+	packages)
+		sed -i 's/^Description: fake linux-image-6.1.194/Description: Fake linux-image-6.1.194/' "$t/dists/rcuqs/main/binary-amd64/Packages"
+		gzip -9n -c "$t/dists/rcuqs/main/binary-amd64/Packages" >"$t/dists/rcuqs/main/binary-amd64/Packages.gz"
+		;;
+	esac
+	echo "$t"
+}
+t=$(tampered inrelease)
+expect_fail "self-test: gpgv refuses an InRelease changed after signing" 'BAD signature' verifies "$t"
+rm -rf "$root/var/lib/apt/lists"/*rcuqs*
+repo_src=$t
+expect_fail "self-test: apt-get update refuses a repository whose InRelease was changed after signing" \
+	'BADSIG|signatures were invalid|not signed' update_clean
+repo_src=$(tampered packages)
+rm -rf "$root/var/lib/apt/lists"/*rcuqs*
+expect_fail "self-test: apt-get update refuses a repository whose Packages was changed after signing" \
+	'Hash Sum|unexpected size|Hashes of expected file' update_clean
+repo_src=$repo
+check "self-test: the untouched repository updates cleanly again" update_clean
+
+nothing_mounted() {
+	m=$(findmnt -rn -o TARGET | grep "^$scratch" || :)
+	[ -z "$m" ] || { echo "mounted: $m"; return 1; }
+}
+check "nothing of the test mounted in the host" nothing_mounted
+
+echo "# repo: $(($(date +%s) - start)) s" | tee -a "$tap"
+tap_end repo
