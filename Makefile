@@ -142,6 +142,7 @@ check: deps
 	@for s in bookworm trixie; do \
 		./tests/deb/check-deb.sh --cache $$s >$(BUILD)/deb-check/cache-$$s.log 2>&1 & \
 	done
+	@./tests/repo/check-repo.sh --cache >$(BUILD)/deb-check/cache-repo.log 2>&1 &
 	@echo "=== kernels and guest suites: in the background (log: $(BUILD)/check-kernels.log)"
 	@$(MAKE) --no-print-directory -j2 check-host check-kernels
 	@echo "=== kernels and guest suites (from $(BUILD)/check-kernels.log):"

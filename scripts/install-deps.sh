@@ -31,6 +31,10 @@
 # itself is not installed (its daemon would tune this machine): the check
 # downloads its .deb and unpacks it under build/.
 # gnuplot-nox draws make bench's plots (no X libraries).
+# apt-utils (apt-ftparchive) and gnupg make and sign make kernel-repo's
+# repository, which make check tests (tests/repo/); sbsigntool, openssl
+# and systemd-boot-efi (a PE/COFF EFI binary to sign) test Secure Boot
+# signing (check-kdeb.sh, tests/trial/).
 # debhelper (with dpkg-dev) builds the .deb of 'make deb'; lintian checks
 # it and debootstrap makes the throwaway Debian 12 root the package's
 # install/upgrade/purge test runs in ('make check'). Rules-Requires-Root:
@@ -40,7 +44,8 @@ set -eu
 PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
 libcmocka-dev mandoc git clang libclang-rt-14-dev python3 gnuplot-nox
-debhelper lintian debootstrap sbsigntool openssl systemd-boot-efi"
+debhelper lintian debootstrap sbsigntool openssl systemd-boot-efi apt-utils
+gnupg"
 KDEB_PKGS="build-essential dpkg-dev make gcc bc bison flex
 libelf-dev libssl-dev kmod cpio xz-utils perl patch rsync fakeroot lsb-release
 dwarves libdw-dev sbsigntool openssl git"
