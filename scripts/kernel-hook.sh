@@ -14,6 +14,13 @@
 # its series (a later 6.12 sublevel), that GRUB now boots it, without
 # rcuqs's parameters. It changes nothing.
 #
+# Stale or current: an rcuqs kernel package's version is the Debian upload
+# its tree came from plus the series (6.1.192-3+rcuqs2, make kernel-deb);
+# Debian's linux-image packages carry their upload's version (6.1.192-3).
+# When both are known, a Debian kernel of the same upload or an older one
+# is no news (the rcuqs kernel has its fixes): one line says so instead of
+# the warning; a newer upload is named in the warning.
+#
 # GRUB's order (grub-mkconfig's version_sort) is "sort -V" on the
 # releases; RCUQS_BOOT (default /boot) is for tests.
 set -eu
@@ -35,6 +42,20 @@ kernel_arg() {
 	*) printf 'KERNEL=%s ' "$(series_of "$1")" ;;
 	esac
 }
+# pkgver RELEASE: dpkg's version of the package that owns
+# /boot/vmlinuz-RELEASE; empty when none does (or dpkg does not know yet).
+pkgver() {
+	p=$(dpkg-query -S "/boot/vmlinuz-$1" 2>/dev/null | sed -n '1s/: .*//p')
+	[ -z "$p" ] || dpkg-query -W -f='${Version}' "$p" 2>/dev/null || :
+}
+newver=$(pkgver "$new")
+# built_from RELEASE: the Debian upload an rcuqs kernel was built from.
+built_from() {
+	v=$(pkgver "$1")
+	case $v in
+	*+rcuqs[0-9]*) echo "${v%+rcuqs*}" ;;
+	esac
+}
 above=""
 for img in "$boot"/vmlinuz-*rcuqs*; do
 	[ -f "$img" ] || continue
@@ -51,9 +72,14 @@ for img in "$boot"/vmlinuz-*rcuqs*; do
 		above="$above $rel"
 		continue
 	fi
+	from=$(built_from "$rel")
+	if [ -n "$from" ] && [ -n "$newver" ] && dpkg --compare-versions "$newver" le "$from"; then
+		echo "rcuqs: Linux $new (Debian $newver) was installed; the rcuqs kernel $rel, which GRUB boots, was built from Debian $from and has its fixes: nothing to do" >&2
+		exit 0
+	fi
 	cat >&2 <<MSG
-rcuqs: WARNING: Linux $new was installed, but GRUB sorts the rcuqs kernel
-rcuqs: $rel above it and keeps booting $rel by default.
+rcuqs: WARNING: Linux $new${newver:+ (Debian $newver)} was installed, but GRUB sorts the rcuqs kernel
+rcuqs: $rel${from:+ (built from Debian $from)} above it and keeps booting $rel by default.
 rcuqs: The fixes in $new are not running. Rebuild the rcuqs kernel from
 rcuqs: the updated linux-source-$series and install it (in the rcuqs sources:
 rcuqs: "make kernel-deb $(kernel_arg "$rel")KCONFIG=/boot/config-$new", see the README,

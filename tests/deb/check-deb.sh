@@ -308,7 +308,7 @@ check_set_contents() {
 	for heavy in qemu-system-x86 clang gnuplot-nox debootstrap lintian dracut-core; do
 		echo "$full" | grep -qx "$heavy" || { echo "the full set lacks $heavy"; return 1; }
 	done
-	for s in deb kernel-deb kernel-deb@6.12; do
+	for s in deb kernel-deb kernel-deb@6.12 kernel-deb@7.3; do
 		pk=$(set_pkgs $(echo "$s" | tr @ ' ')) || { echo "install-deps.sh $s failed"; return 1; }
 		[ -n "$pk" ] || { echo "set $s is empty"; return 1; }
 		for heavy in qemu-system-x86 clang gnuplot-nox debootstrap lintian dracut-core; do
@@ -323,7 +323,10 @@ check_set_contents() {
 	pk=$(set_pkgs kernel-deb 6.12)
 	echo "$pk" | grep -qx linux-source-6.12 || { echo "set kernel-deb 6.12 lacks linux-source-6.12"; return 1; }
 	echo "$pk" | grep -qx linux-source-6.1 && { echo "set kernel-deb 6.12 installs linux-source-6.1"; return 1; }
-	if sh "$top/scripts/install-deps.sh" kernel-deb 7.3 >/dev/null 2>&1; then
+	pk=$(set_pkgs kernel-deb 7.3)
+	echo "$pk" | grep -qx 'linux-source-7.3/trixie-backports' || { echo "set kernel-deb 7.3 lacks linux-source-7.3 from trixie-backports"; return 1; }
+	echo "$pk" | grep -qx 'linux-source-6.1\|linux-source-6.12' && { echo "set kernel-deb 7.3 installs another tree"; return 1; }
+	if sh "$top/scripts/install-deps.sh" kernel-deb 7.4 >/dev/null 2>&1; then
 		echo "kernel-deb for an unknown kernel was accepted"
 		return 1
 	fi
@@ -611,6 +614,40 @@ kernel_hook() {
 	[ -z "$made_boot" ] || rmdir "$root/boot"
 }
 check "install: the kernel hook warns when GRUB keeps booting an rcuqs kernel over a new Debian one of its series (6.1, 6.12), or boots the new one instead, only then" kernel_hook
+# Stale or current, from the packages' versions: an rcuqs kernel package
+# says the Debian upload it was built from (6.1.192-3+rcuqs2); a Debian
+# kernel of that upload is no news, one of a newer upload is. Fake kernel
+# packages, installed with dpkg in the root and purged afterwards.
+kernel_hook_versions() {
+	h=/etc/kernel/postinst.d/zz-rcuqs
+	made_boot=""
+	[ -d "$root/boot" ] || { mkdir "$root/boot" && made_boot=1; }
+	fake() { # RELEASE VERSION: linux-image-RELEASE VERSION, installed
+		d=$root/tmp/fake-$1
+		rm -rf "$d" && mkdir -p "$d/DEBIAN" "$d/boot"
+		printf 'image\n' >"$d/boot/vmlinuz-$1"
+		printf 'Package: linux-image-%s\nVersion: %s\nArchitecture: amd64\nMaintainer: t <t@localhost>\nDescription: fake kernel\n' \
+			"$1" "$2" >"$d/DEBIAN/control"
+		dpkg-deb --root-owner-group -b "$d" "$root/tmp/fake-$1.deb" >/dev/null &&
+			in_root dpkg -i "/tmp/fake-$1.deb" >/dev/null 2>&1 && rm -rf "$d" "$root/tmp/fake-$1.deb"
+	}
+	rc=0
+	fake 6.1.192-rcuqs2 6.1.192-3+rcuqs2 && fake 6.1.0-98-amd64 6.1.192-3 && fake 6.1.0-99-amd64 6.1.195-1 ||
+		{ echo "cannot install the fake kernels"; rc=1; }
+	if [ $rc = 0 ]; then
+		o=$(in_root "$h" 6.1.0-98-amd64 /boot/vmlinuz-6.1.0-98-amd64 2>&1)
+		echo "$o" | grep -q 'built from Debian 6.1.192-3 and has its fixes: nothing to do' &&
+			! echo "$o" | grep -q WARNING || { echo "same upload: $o"; rc=1; }
+		o=$(in_root "$h" 6.1.0-99-amd64 /boot/vmlinuz-6.1.0-99-amd64 2>&1)
+		echo "$o" | grep -q 'WARNING: Linux 6.1.0-99-amd64 (Debian 6.1.195-1) was installed' &&
+			echo "$o" | grep -q '6.1.192-rcuqs2 (built from Debian 6.1.192-3)' || { echo "newer upload: $o"; rc=1; }
+	fi
+	in_root dpkg --purge linux-image-6.1.192-rcuqs2 linux-image-6.1.0-98-amd64 linux-image-6.1.0-99-amd64 >/dev/null 2>&1
+	rm -f "$root/boot"/vmlinuz-*
+	[ -z "$made_boot" ] || rmdir "$root/boot"
+	return $rc
+}
+check "install: the kernel hook tells a current rcuqs kernel (built from the Debian upload just installed: one line, no warning) from a stale one (a newer upload: the warning names both versions)" kernel_hook_versions
 
 # --- the administrator uses it ----------------------------------------------
 
