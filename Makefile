@@ -72,6 +72,18 @@ check-kdeb-build:
 	done
 	@./kernel-patches/check-kdeb.sh $(RESULTS)/kdeb-build.tap
 
+# The README's quick start followed literally in a Debian 12 VM booted
+# through GRUB under QEMU (TCG), each step asserted from the VM's console:
+# the build lines on this host (make kernel-deb with the VM's lean
+# configuration, kernel-patches/config/vm.config), the rest in the VM,
+# trial boot and way back included (tests/quickstart/README). TAP in
+# $(RESULTS)/quickstart.tap, console logs in $(RESULTS)/quickstart-debian12.
+# Needs root; not part of make check. SUITE=bookworm (default).
+.PHONY: check-quickstart
+check-quickstart: deps
+	@mkdir -p $(RESULTS)
+	@JOBS=$(or $(JOBS),2) ./tests/quickstart/check-quickstart.sh $(or $(SUITE),bookworm)
+
 # make refresh KERNEL=6.1|6.12|7.3: after a Debian kernel upload, the
 # series regenerated against the installed linux-source with no offset,
 # every changelog byte kept (kernel-patches/README, "Following Debian's

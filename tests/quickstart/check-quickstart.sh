@@ -38,14 +38,14 @@ top=$(cd "$here/../.." && pwd)
 export BUILD RESULTS
 suite=${1:-bookworm}
 case $suite in
-bookworm) name=debian12 kernel=6.1 ;;
-trixie) name=debian13 kernel=6.12 ;;
+bookworm) qsname=debian12 kernel=6.1 ;;
+trixie) qsname=debian13 kernel=6.12 ;;
 *) echo "check-quickstart: SUITE is bookworm or trixie" >&2; exit 2 ;;
 esac
 qdir=$BUILD/quickstart
-work=$qdir/$name
-logs=$RESULTS/quickstart-$name
-tap=$RESULTS/quickstart$( [ "$suite" = bookworm ] || echo "-$name").tap
+work=$qdir/$qsname
+logs=$RESULTS/quickstart-$qsname
+tap=$RESULTS/quickstart$( [ "$suite" = bookworm ] || echo "-$qsname").tap
 mkdir -p "$qdir" "$work" "$RESULTS"
 rm -rf "$logs" && mkdir -p "$logs"
 : >"$tap"
@@ -96,8 +96,8 @@ while IFS="$tab" read -r line comment; do
 	done
 	[ -z "$vm" ] || printf '%s\t%s\n' "$vm" "$comment" >>"$work/plan"
 done <"$work/readme-cmds"
-echo "== check-quickstart ($name): on the build host:"; sed 's/^/   /' "$work/host-cmds"
-echo "== check-quickstart ($name): in the VM, from /root/rcuqs:"; cut -f1 "$work/plan" | sed 's/^/   /'
+echo "== check-quickstart ($qsname): on the build host:"; sed 's/^/   /' "$work/host-cmds"
+echo "== check-quickstart ($qsname): in the VM, from /root/rcuqs:"; cut -f1 "$work/plan" | sed 's/^/   /'
 
 # --- the build lines, on this host ---------------------------------------------
 config=$qdir/config-vm$( [ "$kernel" = 6.1 ] || echo "-$kernel")
@@ -111,7 +111,8 @@ while read -r hcmd; do
 			check "host: $hcmd" apt-get install -y "$pkg"
 		fi ;;
 	"make kernel-deb"*)
-		args=$(printf '%s\n' "${hcmd#make kernel-deb}" | sed 's/KCONFIG=[^ ]*//')
+		args=$(printf '%s\n' "${hcmd#make kernel-deb}" |
+			sed -e 's/KCONFIG=[^ $]*\$([^)]*)[^ ]*//' -e 's/KCONFIG=[^ ]*//' -e 's/  */ /g' -e 's/ $//')
 		msg=$("$here/vm-config.sh" "$config" "$kernel" 2>&1) ||
 			die "host: the VM's kernel configuration (vm-config.sh)" "$msg"
 		ok "host: the VM's kernel configuration $config (tinyconfig + common + preempt-dynamic + vm.config, checked)"
@@ -157,6 +158,10 @@ for u in serial-getty@ttyS0.service getty@tty1.service apt-daily.timer apt-daily
 	e2scrub_all.timer fstrim.timer; do
 	ln -s /dev/null "$stage/etc/systemd/system/$u"
 done
+# apt asks "Do you want to continue? [Y/n]" before a purge: the
+# administrator answers yes; here apt is told so (the only answer given).
+mkdir -p "$stage/etc/apt/apt.conf.d"
+echo 'APT::Get::Assume-Yes "true";' >"$stage/etc/apt/apt.conf.d/99rcuqs-quickstart"
 ok "host: staged for /root/rcuqs/build: $(ls "$stage/root/rcuqs/build" | tr '\n' ' ')"
 
 t=$(date +%s)
@@ -203,7 +208,10 @@ while [ "$b" -lt "$maxboots" ]; do
 	qemu "$log" || rc=$?
 	tr -d '\r' <"$log" >"$log.txt"
 	first=$(sed -n 's/^QS-STEP [0-9a-z]*: //p' "$log.txt" | head -n1)
-	slug=$(printf '%s' "${first:-no-step}" | tr -cs 'A-Za-z0-9' - | cut -c1-40 | sed 's/-$//')
+	# NN-STEP: the boot's first command, its first three plain words.
+	slug=$(printf '%s\n' "${first:-no-step}" | awk '{ s = ""; k = 0
+		for (i = 1; i <= NF && k < 3; i++) if ($i ~ /^[A-Za-z0-9-]+$/) { s = s (k++ ? "-" : "") $i } else break
+		print (s == "" ? "step" : s) }')
 	grep -q '^QS-DONE' "$log.txt" && slug=final
 	out=$logs/$(printf %02d "$b")-$slug.log
 	mv "$log.txt" "$out"
@@ -234,6 +242,13 @@ for f in "$logs"/[0-9][0-9]-*.log; do
 done >"$all"
 # step_out N: step N's output (between its QS-STEP and QS-RC lines).
 step_out() { awk -v n="$1" '$0 ~ "^QS-STEP " n ": " { on = 1; next } $0 ~ "^QS-RC " n ": " { on = 0 } on' "$all"; }
+# boot_after N: the number of the first boot after step N.
+boot_after() { awk -v n="$1" '$0 ~ "^QS-STEP " n ": " { on = 1 } on && /^QS-BOOT / { sub(/^QS-BOOT /, ""); sub(/:.*/, ""); print; exit }' "$all"; }
+# boot_line B KEY: boot B's QS-KEY line (QS-BOOT: the release, QS-CMDLINE).
+boot_line() { sed -n "s/^QS-$2 $1: //p" "$all" | head -n1; }
+# boot_entry B: the GRUB entry that boot B booted (its last "Booting" line).
+boot_entry() { awk -v b="$1" '/^QS-BOOT / { k++ } { print k + 1 "\t" $0 }' "$all" |
+	awk -F'\t' -v b="$1" '$1 == b' | grep -ao "Booting \`[^']*'" | tail -n1; }
 # boot_of N: the release running when step N ran.
 boot_of() { awk -v n="$1" '/^QS-BOOT / { sub(/^QS-BOOT [0-9]+: /, ""); u = $0 } $0 ~ "^QS-STEP " n ": " { print u; exit }' "$all"; }
 n_steps=$(wc -l <"$work/plan")
@@ -261,7 +276,7 @@ while IFS="$tab" read -r cmd comment <&3; do
 		# The boot after the trial's reboot: the rcuqs kernel, once: GRUB
 		# cleared next_entry and its saved default is still the kernel
 		# the trial started from.
-		nb=$(awk -v n="$i" '$0 ~ "^QS-STEP " n ": " { on = 1 } on && /^QS-BOOT / { sub(/^QS-BOOT /, ""); sub(/:.*/, ""); print; exit }' "$all")
+		nb=$(boot_after "$i")
 		from=$run
 		if [ -n "$nb" ]; then
 			u=$(sed -n "s/^QS-BOOT $nb: //p" "$all")
@@ -272,6 +287,23 @@ while IFS="$tab" read -r cmd comment <&3; do
 		else
 			not_ok "step $i: the boot after the trial (not reached)"
 		fi ;;
+	"rcuqs-kernel commit"*)
+		# GRUB's own default boots the rcuqs kernel from now on: the next
+		# boot runs it with no one-shot entry set.
+		nb=$(boot_after "$i")
+		u=$(boot_line "$nb" BOOT)
+		check "step $i: after commit, GRUB's default boots the rcuqs kernel (boot ${nb:-none}: ${u:-not reached}; $(boot_entry "$nb"))" \
+			sh -c "case '$u' in *-rcuqs*) ;; *) exit 1 ;; esac && ! grep -q '^QS-GRUBENV $nb: next_entry=.' '$all'" ;;
+	"rcuqs-ctl set-profile"*)
+		nb=$(boot_after "$i")
+		c=$(boot_line "$nb" CMDLINE)
+		check "step $i: the profile's boot form is on the next boot's command line (boot ${nb:-none}: ${c:-not reached})" \
+			sh -c "printf '%s\n' '$c' | grep -q 'rcutree\.'" ;;
+	"rcuqs-ctl off"*)
+		nb=$(boot_after "$i")
+		c=$(boot_line "$nb" CMDLINE)
+		check "step $i: after off and update-grub, the next boot's command line has no rcutree. parameter (boot ${nb:-none}: ${c:-not reached})" \
+			sh -c "[ -n '$c' ] && ! printf '%s\n' '$c' | grep -q 'rcutree\.'" ;;
 	esac
 	prev=$cmd
 done 3<"$work/plan"
@@ -282,5 +314,5 @@ left=$(sed -n 's/^QS-FINAL rcuqs packages installed: //p' "$all" | sed 's/ *$//'
 check "after the way back, GRUB boots Debian's kernel by default (${fin:-not reached})" sh -c "case '$fin' in *-amd64) ;; *) exit 1 ;; esac"
 check "after the way back, no rcuqs package is installed (dpkg-query: ${left:-none})" sh -c "grep -q '^QS-FINAL rcuqs packages' '$all' && [ -z '$left' ]"
 out "1..$n"
-out "# check-quickstart $name: $((n - failed)) of $n passed, $failed failed, in $(elapsed); console logs in $logs"
+out "# check-quickstart $qsname: $((n - failed)) of $n passed, $failed failed, in $(elapsed); console logs in $logs"
 [ "$failed" = 0 ]
