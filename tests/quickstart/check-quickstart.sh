@@ -65,15 +65,33 @@ readme_section "Quick start on a real machine" | awk '
 	{ code = 0 }' >"$work/blocks"
 [ -s "$work/blocks" ] || die "README: a '## Quick start on a real machine' with code blocks"
 back_blk=$(awk -F'\t' '$2 == 1 { print $1; exit }' "$work/blocks")
-# The Debian 12 machine's block is the first; on Debian 13 the README gives
-# the lines that differ in a second block, "the rest is the same".
-first_blk=1
+# The Debian 12 machine's block is the first. For Debian 13 the README
+# gives the lines that differ in the next block ("The rest is the same"):
+# its build lines (apt-get install linux-source-6.12, make kernel-deb
+# KERNEL=6.12 ...) replace the first block's; its "apt install $(cat
+# build/kernel-deb.install)" is not taken: the first block's apt line
+# installs the same kernel packages and rcuqs's, which the rest needs.
+first_blk=1 d13_blk=2
 # cmds BLOCK: its commands, "COMMAND<TAB>COMMENT".
 cmds() {
 	awk -F'\t' -v b="$1" '$1 == b { sub(/^[^\t]*\t[^\t]*\t/, ""); print }' "$work/blocks" |
 		sed -n 's/^    \([^ #][^#]*\)\(#\{0,1\}.*\)$/\1\t\2/p' | sed 's/[[:space:]]*\t#*[[:space:]]*/\t/'
 }
-{ cmds "$first_blk"; [ -z "$back_blk" ] || cmds "$back_blk"; } >"$work/readme-cmds"
+is_build() { case $1 in "apt-get install linux-source-"* | "apt-get install -t "*" linux-source-"* | "make kernel-deb"*) return 0 ;; esac; return 1; }
+{
+	if [ "$suite" = bookworm ]; then
+		cmds "$first_blk"
+	else
+		[ "$d13_blk" != "$back_blk" ] || die "README: the Debian 13 block before the way back"
+		cmds "$d13_blk" | while IFS="$(printf '\t')" read -r l c; do
+			! is_build "$l" || printf '%s\t%s\n' "$l" "$c"
+		done
+		cmds "$first_blk" | while IFS="$(printf '\t')" read -r l c; do
+			is_build "$l" || printf '%s\t%s\n' "$l" "$c"
+		done
+	fi
+	[ -z "$back_blk" ] || cmds "$back_blk"
+} >"$work/readme-cmds"
 check "README: the quick start has commands and a way back ($(wc -l <"$work/readme-cmds") lines)" \
 	sh -c "[ -s '$work/readme-cmds' ] && [ -n '$back_blk' ]"
 
@@ -122,7 +140,13 @@ while read -r hcmd; do
 			ok "host: make kernel-deb$args KCONFIG=$config ($(($(date +%s) - t)) s)"
 		else
 			die "host: make kernel-deb$args KCONFIG=$config" "$(tail -20 "$logs/00-make-kernel-deb.log")"
-		fi ;;
+		fi
+		# Taken at once: another make kernel-deb in $BUILD rewrites it.
+		cp "$BUILD/kernel-deb.install" "$work/kernel-deb.install"
+		rm -f "$work/kernel-deb.release"
+		[ ! -f "$BUILD/kernel-deb.release" ] || cp "$BUILD/kernel-deb.release" "$work/"
+		check "host: build/kernel-deb.install names this build's $kernel packages ($(cat "$work/kernel-deb.install"))" \
+			grep -q "/linux-image-$kernel\.[0-9]*-rcuqs[^ ]*_amd64\.deb .*/linux-headers-$kernel\.[0-9]*-rcuqs" "$work/kernel-deb.install" ;;
 	"make deb"*)
 		t=$(date +%s)
 		if make -C "$top" deb >"$logs/00-make-deb.log" 2>&1; then
@@ -138,15 +162,16 @@ done <"$work/host-cmds"
 stage=$work/stage
 rm -rf "$stage"
 mkdir -p "$stage/root/rcuqs/build" "$stage/root/quickstart" "$stage/etc/systemd/system/multi-user.target.wants"
-inst=$BUILD/kernel-deb.install
-[ -s "$inst" ] || die "host: $inst (make kernel-deb writes it)"
+inst=$work/kernel-deb.install
+[ -s "$inst" ] || die "host: build/kernel-deb.install (make kernel-deb writes it)"
 for f in $(cat "$inst"); do
 	case $f in "$BUILD"/*) ;; *) die "host: $f in $inst is not under $BUILD" ;; esac
 	cp "$f" "$stage/root/rcuqs/build/${f#"$BUILD"/}"
 done
 # The build host's absolute paths, as the VM's /root/rcuqs/build/... .
 sed "s|$BUILD/|/root/rcuqs/build/|g" "$inst" >"$stage/root/rcuqs/build/kernel-deb.install"
-[ ! -f "$BUILD/kernel-deb.release" ] || cp "$BUILD/kernel-deb.release" "$stage/root/rcuqs/build/"
+cp "$stage/root/rcuqs/build/kernel-deb.install" "$logs/00-kernel-deb.install"
+[ ! -f "$work/kernel-deb.release" ] || cp "$work/kernel-deb.release" "$stage/root/rcuqs/build/"
 cp "$BUILD"/rcuqs_*.deb "$stage/root/rcuqs/build/"
 cp "$here/vm/step.sh" "$work/plan" "$stage/root/quickstart/"
 : >"$stage/root/quickstart/setup"

@@ -12,11 +12,22 @@ top=$(cd "$here/../.." && pwd)
 : "${BUILD:=$top/build}"
 out=$1 base=${2:-6.1}
 conf=$top/kernel-patches/config
-frags="$conf/common.config $(ls "$conf/base-$base.config" 2>/dev/null || :) $conf/preempt-dynamic.config $conf/vm.config"
 case $base in
 6.1) src=$BUILD/linux stamp=$BUILD/stamp-tree obj=$BUILD/quickstart/kconfig-vm ;;
 *) src=$BUILD/linux-$base stamp=$BUILD/stamp-tree-$base obj=$BUILD/quickstart/kconfig-vm-$base ;;
 esac
+mkdir -p "$obj"
+vm=$conf/vm.config
+case $base in
+6.1) ;;
+*)
+	# 6.10 replaced BASE_FULL with its inverse, BASE_SMALL (an int derived
+	# from BASE_FULL before): vm.config names 6.1's.
+	sed 's/^CONFIG_BASE_FULL=y$/# CONFIG_BASE_SMALL is not set/' "$vm" >"$obj/vm.config"
+	vm=$obj/vm.config
+	;;
+esac
+frags="$conf/common.config $(ls "$conf/base-$base.config" 2>/dev/null || :) $conf/preempt-dynamic.config $vm"
 # shellcheck disable=SC2086
 sum=$(cat $frags "$0" | sha256sum | cut -d' ' -f1)
 # The tree with the series (extracted once, as make kernel-deb does).
