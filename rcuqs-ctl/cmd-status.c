@@ -12,6 +12,7 @@
 #include "apply.h"
 #include "bootcfg.h"
 #include "cmd.h"
+#include "debpkg.h"
 #include "drift.h"
 #include "here.h"
 #include "kernel.h"
@@ -58,16 +59,29 @@ static void extra_counters(const struct rcuqs_ctx *ctx, struct json *j, struct t
 }
 
 /* The kernel: release, series, preemption model and what acts there. */
-static void print_kernel(const struct kernel_info *k)
+static void print_kernel(const struct kernel_info *k, const struct deb_kernel *d)
 {
 	char line[768];
 
 	kernel_describe(k, line, sizeof(line));
 	printf("kernel: %s\n", line);
 	printf("what acts: %s\n", kernel_acts(k));
+	/* Said only for a make kernel-deb package dpkg knows (its version). */
+	if (!d->built_from[0])
+		return;
+	if (!d->newest[0])
+		printf("kernel package: built from Debian %s\n", d->built_from);
+	else if (d->stale)
+		printf("kernel package: built from Debian %s; %s %s is installed: stale, "
+		       "rebuild it (rcuqs(7), Kernel updates)\n", d->built_from, d->newest_pkg,
+		       d->newest);
+	else
+		printf("kernel package: built from Debian %s; current (Debian's newest %s "
+		       "kernel here: %s %s)\n", d->built_from, k->baseline, d->newest_pkg,
+		       d->newest);
 }
 
-static void json_kernel(struct json *j, const struct kernel_info *k)
+static void json_kernel(struct json *j, const struct kernel_info *k, const struct deb_kernel *d)
 {
 	int reports = kernel_cond_resched_reports(k);
 
@@ -88,6 +102,11 @@ static void json_kernel(struct json *j, const struct kernel_info *k)
 		json_str(j, "cond_resched_reports", NULL);
 	else
 		json_bool(j, "cond_resched_reports", reports);
+	if (d->built_from[0]) {
+		json_str(j, "built_from", d->built_from);
+		json_str(j, "debian_newest", d->newest[0] ? d->newest : NULL);
+		json_bool(j, "stale", d->stale);
+	}
 	json_close(j, '}');
 }
 
@@ -96,6 +115,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	bool support = sysfs_exists(ctx, RCUQS_MARKER);
 	char active[80] = "", in_force[VALUE_MAX], orig[N_TUNABLES][VALUE_MAX];
 	struct kernel_info k;
+	struct deb_kernel deb;
 	struct json j = { .f = stdout };
 	struct profile p;
 	char *cmdline = NULL;
@@ -126,6 +146,10 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	have_in_force = sysfs_read(ctx, "module/rcutree/parameters/jiffies_to_sched_qs",
 				   in_force, sizeof(in_force)) >= 0;
 	kernel_read(ctx, &k);
+	if (k.rcuqs)
+		deb_kernel_read(ctx, &k, &deb);	/* unreadable: nothing said */
+	else
+		memset(&deb, 0, sizeof(deb));
 
 	if (ctx->json) {
 		json_open(&j, NULL, '{');
@@ -178,7 +202,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	} else {
 		printf("rcuqs kernel support: %s\n", support ? "yes" :
 		       "no (no /sys/" RCUQS_MARKER ")");
-		print_kernel(&k);
+		print_kernel(&k, &deb);
 		if (active_err)
 			printf("active profile: unreadable (%s)\n", errstr(active_err));
 		else if (!active[0])
@@ -221,7 +245,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		if (have_profile)
 			here_json(ctx, &p, &j);
 		json_bool(&j, "drift", ndrift > 0);
-		json_kernel(&j, &k);
+		json_kernel(&j, &k, &deb);
 		json_close(&j, '}');
 		json_end(&j);
 	} else {
