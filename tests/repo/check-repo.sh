@@ -368,16 +368,20 @@ fi
 msg=$(root_fresh) || die "root: a fresh copy" "$msg"
 
 # Each command in the root sees the repository (repo_src, $repo unless a
-# self-test swaps it) read-only at $repo, as rcuqs.sources names it,
-# through a bind mount in a mount namespace of its own: it ends with the
-# command.
+# self-test swaps it) read-only at /srv/rcuqs-repo, through a bind mount
+# in a mount namespace of its own: it ends with the command. Not at its
+# host path: a checkout under root's 0700 home would put it below the
+# root's own /root (0700), where apt's unprivileged _apt user cannot read
+# it; a fleet publishes it at a neutral place too (REPO_URI), and the
+# root's rcuqs.sources names that place.
 repo_src=$repo
-mkdir -p "$root$repo"
+mnt=/srv/rcuqs-repo
+mkdir -p "$root$mnt"
 with_repo() {
 	unshare --mount --propagation private sh -c '
 		mount --bind "$1" "$2" && mount -o remount,bind,ro "$2" || exit 97
 		shift 2
-		exec "$@"' with-repo "$repo_src" "$root$repo" "$@"
+		exec "$@"' with-repo "$repo_src" "$root$mnt" "$@"
 }
 # shellcheck disable=SC2034
 root_wrap=with_repo
@@ -402,7 +406,10 @@ check "doc/fleet.md: the machine's steps, its Origins-Pattern line and its way b
 
 mkdir -p "$root/etc/apt/keyrings"
 install -m 0644 "$repo/rcuqs-archive-keyring.gpg" "$root/etc/apt/keyrings/"
-install -m 0644 "$repo/rcuqs.sources" "$root/etc/apt/sources.list.d/"
+sed "s|^URIs: file:$repo\$|URIs: file:$mnt|" "$repo/rcuqs.sources" >"$root/etc/apt/sources.list.d/rcuqs.sources"
+chmod 0644 "$root/etc/apt/sources.list.d/rcuqs.sources"
+grep -qx "URIs: file:$mnt" "$root/etc/apt/sources.list.d/rcuqs.sources" ||
+	die "root: rcuqs.sources" "no 'URIs: file:$repo' line to point at $mnt"
 
 # update_clean: apt-get update in the root exits 0 with no warning or
 # error, nothing unsigned or unauthenticated.
