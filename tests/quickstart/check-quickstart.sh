@@ -231,7 +231,10 @@ while [ "$b" -lt "$maxboots" ]; do
 	t=$(date +%s)
 	rc=0
 	qemu "$log" || rc=$?
-	tr -d '\r' <"$log" >"$log.txt"
+	# Without carriage returns, and without the terminal resets systemd
+	# writes to the console (trixie's: ESC[!p ESC]104 BEL ESC[?7h) before
+	# the runner's lines.
+	tr -d '\r' <"$log" | sed 's/\x1b\[!p//g; s/\x1b\]104\x07//g; s/\x1b\[?7h//g' >"$log.txt"
 	first=$(sed -n 's/^QS-STEP [0-9a-z]*: //p' "$log.txt" | head -n1)
 	# NN-STEP: the boot's first command, its first three plain words.
 	slug=$(printf '%s\n' "${first:-no-step}" | awk '{ s = ""; k = 0
@@ -245,7 +248,7 @@ while [ "$b" -lt "$maxboots" ]; do
 		not_ok "boot $b: QEMU ended within ${QS_BOOT_TIMEOUT} s" "$(tail -30 "$out")"
 		break
 	fi
-	uname=$(sed -n "s/^QS-BOOT $b: //p" "$out")
+	uname=$(sed -n "s/^.*QS-BOOT $b: //p" "$out")
 	if [ -z "$uname" ]; then
 		not_ok "boot $b: the runner started (QS-BOOT $b)" "$(tail -30 "$out")"
 		break

@@ -36,6 +36,7 @@ next=1 boot=0 final=
 boot=$((boot + 1))
 save() { printf 'next=%s boot=%s final=%s\n' "$next" "$boot" "$final" >"$state"; sync; }
 save
+echo
 echo "QS-BOOT $boot: $(uname -r)"
 echo "QS-CMDLINE $boot: $(cat /proc/cmdline)"
 grub-editenv /boot/grub/grubenv list 2>&1 | sed "s/^/QS-GRUBENV $boot: /"
