@@ -197,8 +197,8 @@ commit)
 	esac
 	[ -d "$root/sys/kernel/rcu_qs" ] ||
 		die "$running lacks /sys/kernel/rcu_qs: not a working rcuqs kernel; not committed"
-	if [ -f "$root/etc/rcuqs/active" ] && [ -z "$root" ]; then
-		rcuqs-ctl verify >/dev/null 2>&1 ||
+	if [ -f "$root/etc/rcuqs/active" ]; then
+		rcuqs-ctl ${root:+--root "$root"} verify >/dev/null 2>&1 ||
 			die "rcuqs-ctl verify fails on $running (see its output); not committed"
 	fi
 	need_grub_tools

@@ -16,8 +16,10 @@
 #     release, the running one, Secure Boot on with an unsigned image, no
 #     menu entry for the running kernel
 #   - Secure Boot on with an image sbsign signed: accepted
-#   - commit: refused off the rcuqs kernel and on one without
-#     /sys/kernel/rcu_qs; then the drop-in goes; with the administrator's
+#   - commit: refused off the rcuqs kernel, on one without
+#     /sys/kernel/rcu_qs, and with a recorded profile that rcuqs-ctl
+#     verify (a stub, asked on the same root) finds drifted; then the
+#     drop-in goes; with the administrator's
 #     own GRUB_DEFAULT=saved, the saved default becomes the rcuqs kernel
 #   - abort forgets the trial
 set -u
@@ -73,6 +75,12 @@ echo "${t#*:}=\$2" >>"\$env.new"
 mv "\$env.new" "\$env"
 EOF
 done
+# rcuqs-ctl: verify's answer is STUB_VERIFY_RC; its arguments are kept.
+cat >"$scratch/bin/rcuqs-ctl" <<'EOF'
+#!/bin/sh
+echo "$*" >>"$RCUQS_ROOT/../rcuqs-ctl.args"
+exit "${STUB_VERIFY_RC:-0}"
+EOF
 chmod +x "$scratch/bin"/*
 PATH=$scratch/bin:$PATH
 export PATH
@@ -185,6 +193,23 @@ rc=$?
 [ $rc = 0 ] && [ ! -e "$r/etc/default/grub.d/rcuqs-trial.cfg" ] && cmp -s "$scratch/grub.orig" "$r/etc/default/grub" &&
 	grep -q 'GRUB_DEFAULT=0 again' "$out"
 result $? "commit on the rcuqs kernel: the drop-in gone, the administrator's GRUB_DEFAULT=0 again" "$out"
+# A recorded profile: commit only when rcuqs-ctl verify passes.
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+"$rk" trial >/dev/null 2>&1
+RCUQS_UNAME=6.1.192-rcuqs2
+mkdir -p "$r/sys/kernel/rcu_qs" "$r/etc/rcuqs"
+echo latency >"$r/etc/rcuqs/active"
+rm -f "$scratch/rcuqs-ctl.args"
+STUB_VERIFY_RC=5
+export STUB_VERIFY_RC
+refused "commit with a recorded profile that verify finds drifted is refused" "rcuqs-ctl verify fails on 6.1.192-rcuqs2" commit
+STUB_VERIFY_RC=0
+"$rk" commit >"$out" 2>&1
+rc=$?
+cat "$scratch/rcuqs-ctl.args" >>"$out" 2>/dev/null
+[ $rc = 0 ] && [ ! -e "$r/etc/default/grub.d/rcuqs-trial.cfg" ] && grep -qx -- "--root $r verify" "$scratch/rcuqs-ctl.args"
+result $? "commit with a recorded profile: rcuqs-ctl verify asked (on the same root), passes, committed" "$out"
+unset STUB_VERIFY_RC
 # The administrator's own GRUB_DEFAULT=saved: no drop-in; commit saves the rcuqs entry.
 fresh 6.1.0-28-amd64 6.1.192-rcuqs2
 sed -i 's/^GRUB_DEFAULT=0/GRUB_DEFAULT=saved/' "$r/etc/default/grub"
