@@ -9,7 +9,7 @@
 
 /*
  * What dpkg says of the running kernel's package, from
- * /var/lib/dpkg/status below the root: the Debian upload a make
+ * dpkg-query (with --root for a root other than /): the Debian upload a make
  * kernel-deb package was built from (its version is the upload plus the
  * series, "6.1.192-3+rcuqs2"), and the newest Debian kernel of the same
  * baseline installed beside it ("linux-image-6.1.0-29-amd64" at
