@@ -35,6 +35,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 : >"$tap"
 . "$here/../scripts/tap.sh"
+. "$here/series-lib.sh"
 
 # has FILE STRING...: every STRING is in FILE (fixed strings); else say which.
 has() {
@@ -178,7 +179,7 @@ if [ -f "$BUILD/patch-check/tree/Makefile" ] && [ -s "$BUILD/patch-check/tree/Ma
 	cp -a "$BUILD/patch-check/tree" "$scratch/tb/linux-source-6.1"
 else
 	mkdir -p "$scratch/tb/linux-source-6.1"
-	members=$(sed -n 's,^--- a/\([^[:space:]]*\).*,linux-source-6.1/\1,p' "$here"/000[1-9]-*.patch | sort -u)
+	members=$(modified_files "$here"/000[1-9]-*.patch | sort -u | sed 's,^,linux-source-6.1/,')
 	# shellcheck disable=SC2086
 	tar -C "$scratch/tb/linux-source-6.1" --strip-components=1 -xf "$TARBALL" $members >/dev/null 2>&1
 fi

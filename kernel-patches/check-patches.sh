@@ -82,7 +82,7 @@ done
 # Pristine files: scripts/ and the files the series modifies.
 rm -rf "$scratch"
 mkdir -p "$scratch/tree"
-members=$(for p in $patches; do [ -f "$sdir/$p" ] && sed -n 's,^--- a/\([^[:space:]]*\).*,\1,p' "$sdir/$p"; done | sort -u)
+members=$(for p in $patches; do [ -f "$sdir/$p" ] && modified_files "$sdir/$p"; done | sort -u)
 if ! tar -C "$scratch/tree" --strip-components=1 -xf "$TARBALL" \
 	"$top/scripts" "$top/COPYING" "$top/CREDITS" "$top/Kbuild" "$top/README" \
 	$(echo "$members" | sed "s,^,$top/,") >"$out" 2>&1; then
@@ -116,7 +116,7 @@ done
 
 # Self-tests of that check, on the first patch and its first modified file.
 p1=$(echo "$patches" | head -n1)
-f1=$(sed -n 's,^--- a/\([^[:space:]]*\).*,\1,p' "$sdir/$p1" | head -n1)
+f1=$(modified_files "$sdir/$p1" | head -n1)
 if [ -n "$f1" ] && [ -f "$scratch/sabotage/$f1" ]; then
 	# A context line that no longer matches: patch -F0 must reject the
 	# hunk (with the default fuzz of 2 it would apply, silently).

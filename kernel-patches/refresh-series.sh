@@ -58,7 +58,7 @@ patches=$(series_list "$sdir")
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-members=$(for p in $patches; do sed -n 's,^--- a/\([^[:space:]]*\).*,\1,p' "$sdir/$p"; done | sort -u)
+members=$(for p in $patches; do modified_files "$sdir/$p"; done | sort -u)
 # shellcheck disable=SC2086 # one member per word
 tar -C "$scratch" -xf "$TARBALL" $(echo "$members" | sed "s,^,$top/,") ||
 	die "cannot extract the series' files from $TARBALL"

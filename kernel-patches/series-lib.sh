@@ -10,6 +10,13 @@ series_list() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
 }
 
+# modified_files PATCH...: the existing files the patches modify (their
+# "--- a/" sides), one a line in patch order, repeats kept; the caller
+# sorts or takes the first as it needs.
+modified_files() {
+	sed -n 's,^--- a/\([^[:space:]]*\).*,\1,p' "$@"
+}
+
 # source_id TARBALL: one line naming the Debian upload a tree comes from,
 # "linux-source-6.1 6.1.192-3 sha256:<hash>". The version is the one dpkg
 # has for the package that owns TARBALL ("unknown" for a tarball no
