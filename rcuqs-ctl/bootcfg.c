@@ -46,10 +46,17 @@ char *boot_args(const struct profile *p)
 	return s;
 }
 
-/* Blanks between parameters: the kernel's isspace() on the command line. */
+/*
+ * Blanks between parameters: the kernel's isspace() (lib/ctype.c), which
+ * next_arg() and skip_spaces() use on the command line: '\t' to '\r', ' ',
+ * and byte 0xA0 (no-break space in Latin-1, the second byte of UTF-8's
+ * U+00A0, as a pasted "quiet\xc2\xa0rcu_nocbs=1-3" has it). Not 0x85.
+ */
 static bool is_blank(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+	unsigned char u = (unsigned char)c;
+
+	return u == ' ' || (u >= '\t' && u <= '\r') || u == 0xa0;
 }
 
 /* Next token of a kernel command line (double quotes group); NULL at end. */

@@ -24,9 +24,10 @@ char *boot_args(const struct profile *p);
 
 /*
  * The value the kernel takes for key from a command line, as it reads one:
- * the last token for key before "--" (what follows goes to init), '-' and
- * '_' alike in the name, quotes taken off; "" for a bare key. False when
- * absent.
+ * tokens split at the kernel's isspace() (0xa0 included), the last token
+ * for key before "--" (what follows goes to init), '-' and '_' alike in
+ * the name, quotes taken off; "" for a bare key. False when absent. The
+ * one tokenizer of every reader of /proc/cmdline and /etc/kernel/cmdline.
  */
 bool cmdline_value(const char *cmdline, const char *key, char *val, size_t len);
 /*

@@ -41,6 +41,12 @@ static void profile_args(const uint8_t *d, char *args, size_t len)
 	}
 }
 
+/* The kernel's isspace() (lib/ctype.c): '\t' to '\r', ' ' and 0xa0; not 0x85. */
+static bool kblank(char c)
+{
+	return c && strchr(" \t\n\v\f\r\xa0", c);
+}
+
 /* The part of s from its first "--" parameter on, or NULL (no quotes there). */
 static const char *init_args(const char *s)
 {
@@ -50,9 +56,9 @@ static const char *init_args(const char *s)
 	for (; *p; p++) {
 		if (*p == '"')
 			q = !q;
-		if (q || (p > s && !strchr(" \t\n\v\f\r", p[-1])))
+		if (q || (p > s && !kblank(p[-1])))
 			continue;
-		if (p[0] == '-' && p[1] == '-' && (!p[2] || strchr(" \t\n\v\f\r", p[2])))
+		if (p[0] == '-' && p[1] == '-' && (!p[2] || kblank(p[2])))
 			return p;
 	}
 	return NULL;
