@@ -169,7 +169,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 			       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		char arg[160], val[VALUE_MAX];
+		char arg[160], val[RUNNING_MAX];
 		bool have;
 
 		if (!p->set[i].value[0] || tunable_runtime(&tunables[i]))

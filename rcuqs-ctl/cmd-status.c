@@ -163,7 +163,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		char val[VALUE_MAX], shown[VALUE_MAX + 16] = "";
+		char val[RUNNING_MAX], shown[VALUE_MAX + 16] = "";
 		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
 		const char *want = expected_value(ctx, have_profile ? &p : NULL, orig, i);
 		bool drift = tunable_drifts(ctx, i, want, have, val);
@@ -308,7 +308,7 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		const struct tunable *t = &tunables[i];
 		const char *want = expected_value(ctx, &p, orig, i);
-		char val[VALUE_MAX];
+		char val[RUNNING_MAX];
 		bool have;
 
 		if (!want)
@@ -383,7 +383,7 @@ static int do_params(struct rcuqs_ctx *ctx, int argc, char **argv)
 		const struct tunable *tu = &tunables[i];
 		const char *desc = kmeta_description(km, tu);
 		const char *ktype = kmeta_type(km, tu);
-		char val[VALUE_MAX], type[64];
+		char val[RUNNING_MAX], type[64];
 		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
 
 		if (ctx->json) {

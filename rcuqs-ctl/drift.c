@@ -13,6 +13,8 @@
 #include "here.h"
 #include "sysfs.h"
 
+_Static_assert(RUNNING_MAX >= CMDLINE_MAX, "a boot-only value fits whole");
+
 bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline, char *val,
 		   size_t len)
 {
@@ -68,7 +70,7 @@ int active_drift(const struct rcuqs_ctx *ctx, char *name, size_t len, size_t *nd
 	}
 	proc_cmdline(ctx, &cmdline);	/* without it boot-only values count as unset */
 	for (size_t i = 0; i < N_TUNABLES; i++) {
-		char val[VALUE_MAX];
+		char val[RUNNING_MAX];
 		bool have = running_value(ctx, i, cmdline, val, sizeof(val));
 
 		*ndrift += tunable_drifts(ctx, i, expected_value(ctx, &p, orig, i), have, val);

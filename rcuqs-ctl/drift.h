@@ -10,8 +10,15 @@
 #include "tunables.h"
 
 /*
+ * A running value's buffer: a boot-only value may be as long as the
+ * command line (CMDLINE_MAX), and it is compared whole, never cut to a
+ * profile's VALUE_MAX.
+ */
+#define RUNNING_MAX 4096
+/*
  * The running value of tunable i: sysfs for runtime ones, the kernel
- * command line for boot-only ones. Returns true when there is one.
+ * command line for boot-only ones, into val of RUNNING_MAX bytes. Returns
+ * true when there is one.
  */
 bool running_value(const struct rcuqs_ctx *ctx, size_t i, const char *cmdline, char *val,
 		   size_t len);
