@@ -25,12 +25,18 @@
 
 #define SECONDS_MAX 3600.0
 #define NOHZ_FULL "devices/system/cpu/nohz_full"	/* below /sys */
+/*
+ * nohz_full's list is one sysfs value, at most a page: 4 KiB on x86, 64
+ * KiB on arm64 and ppc64 kernels with large pages. "1,3,5,...,255" alone,
+ * the odd CPUs of a 256-thread machine, is 457 bytes.
+ */
+#define NOHZ_FULL_MAX (64 << 10)
 #define STALL_TIMEOUT "module/rcupdate/parameters/rcu_cpu_stall_timeout"
 
 /* Everything the decision reads besides the rates. */
 struct facts {
-	char nohz_full[256];	/* "" when there are none */
-	char rcu_nocbs[256];	/* "" when not on the command line */
+	char *nohz_full;	/* malloc'd; "" when there are none */
+	char rcu_nocbs[RUNNING_MAX];	/* "" when not on the command line */
 	char preempt[16];	/* none, voluntary, full, lazy, rt or unknown */
 	char preempt_from[192];	/* where that came from */
 	int preemptible_rcu;	/* 1, 0, or -1 unknown */
@@ -63,14 +69,27 @@ static void because(struct verdict *v, int t, double rate, const char *text)
 						  text };
 }
 
-static void read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
+/*
+ * Everything but the rates. No nohz_full file is no nohz_full CPU (a
+ * kernel without NO_HZ_FULL); one that cannot be read is said, and
+ * returned (-errno): the decision needs it.
+ */
+static int read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 {
 	struct kernel_info k;
 	char *cmdline = NULL;
+	int r;
 
 	memset(f, 0, sizeof(*f));
-	if (sysfs_read(ctx, NOHZ_FULL, f->nohz_full, sizeof(f->nohz_full)) < 0 ||
-	    strcmp(f->nohz_full, "(null)") == 0)
+	f->nohz_full = malloc(NOHZ_FULL_MAX + 1);
+	if (!f->nohz_full)
+		return -ENOMEM;
+	r = sysfs_read(ctx, NOHZ_FULL, f->nohz_full, NOHZ_FULL_MAX + 1);
+	if (r < 0 && r != -ENOENT) {
+		errmsg("cannot read /sys/%s: %s", NOHZ_FULL, errstr(r));
+		return r;
+	}
+	if (r < 0 || strcmp(f->nohz_full, "(null)") == 0)
 		f->nohz_full[0] = '\0';
 	proc_cmdline(ctx, &cmdline);
 	if (cmdline && !cmdline_value(cmdline, "rcu_nocbs", f->rcu_nocbs, sizeof(f->rcu_nocbs)))
@@ -89,6 +108,7 @@ static void read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 		f->stall_timeout[0] = '\0';
 	if (active_drift(ctx, f->active, sizeof(f->active), &f->ndrift) < 0)
 		f->active[0] = '\0';	/* status says why; the decision goes on without it */
+	return 0;
 }
 
 /* The rules of rcuqs-ctl(8) RECOMMEND, in order; the first that holds decides. */
@@ -289,8 +309,9 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 		errmsg("RCUQS_TEST_SAMPLES: recommend needs two snapshots");
 	if (ret == 0)
 		ret = rates_compute(&s, &a, &b, secs, &r);
+	memset(&f, 0, sizeof(f));
 	if (ret == 0)
-		read_facts(ctx, &f);
+		ret = read_facts(ctx, &f);
 	/* Every counter, limit_qs only where the kernel has the limit. */
 	for (size_t i = 0; ret == 0 && i < N_COUNTERS; i++) {
 		if (!r.have[i] && (i != C_LIMIT || f.limit)) {
@@ -299,13 +320,16 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 		}
 	}
 	sampler_close(&s);
+	if (ret == 0) {
+		decide(&f, &r, &v);
+		if (ctx->json)
+			print_json(&f, &r, secs, &v);
+		else
+			print_text(&f, &r, secs, &v);
+	}
+	free(f.nohz_full);
 	if (ret < 0)
 		return exit_status(ret == -EINVAL || ret == -ENODATA ? -EIO : ret);
-	decide(&f, &r, &v);
-	if (ctx->json)
-		print_json(&f, &r, secs, &v);
-	else
-		print_text(&f, &r, secs, &v);
 	return EXIT_OK;
 }
 
