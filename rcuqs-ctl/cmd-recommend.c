@@ -37,7 +37,7 @@
 struct facts {
 	char *nohz_full;	/* malloc'd; "" when there are none */
 	char rcu_nocbs[RUNNING_MAX];	/* "" when not on the command line */
-	char preempt[16];	/* none, voluntary, full, lazy, rt or unknown */
+	char preempt[24];	/* kernel_preempt_name(): status's word for it */
 	char preempt_from[192];	/* where that came from */
 	int preemptible_rcu;	/* 1, 0, or -1 unknown */
 	int reports;		/* cond_resched() reports QSs: 1, 0, -1 unknown */

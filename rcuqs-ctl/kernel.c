@@ -13,12 +13,22 @@
  *    force in parentheses. Nothing is mounted to get it.
  * 2. /proc/sys/kernel/version, uname -v, which names the build's model as
  *    one word (scripts/mkcompile_h): PREEMPT_RT, else PREEMPT_DYNAMIC,
- *    else PREEMPT (and PREEMPT_LAZY from 6.13), else nothing (none or
- *    voluntary). A dynamic kernel runs the last preempt= of the command
- *    line it accepts (setup_preempt_mode(): none, voluntary, full; lazy
- *    from 6.13; any other value is warned about and ignored), else its
- *    build default, the Kconfig choice in /boot/config-RELEASE.
- * 3. /boot/config-RELEASE alone, when the version does not say.
+ *    else PREEMPT (and PREEMPT_LAZY from 6.13), else nothing: a build
+ *    neither dynamic nor preemptible, none or voluntary. A dynamic kernel
+ *    runs the last preempt= of the command line it accepts
+ *    (setup_preempt_mode(): none, voluntary, full; lazy from 6.13; any
+ *    other value is warned about and ignored), else its build default,
+ *    the Kconfig choice in /boot/config-RELEASE.
+ * 3. /boot/config-RELEASE alone, when there is no version string.
+ *
+ * The version string is the running kernel's own word; the config is a
+ * file on disk, which another build with the same release name may have
+ * written. Where both are read, the config is believed only where it
+ * agrees with the version: the same RT and PREEMPT_DYNAMIC, and for a
+ * build that is neither, the same choice (PREEMPT: full, PREEMPT_LAZY:
+ * lazy, no word: none or voluntary, which a config's none or voluntary
+ * then tells apart). One that disagrees is named and ignored: a version
+ * without PREEMPT is "none or voluntary" whatever a config says.
  *
  * Every file is read as sysfs.c and util.c read: a regular file only, no
  * link followed, bounded, any byte allowed and nothing trusted.
@@ -42,6 +52,7 @@
 static const char *const model_names[] = {
 	[PM_UNKNOWN] = "unknown", [PM_NONE] = "none", [PM_VOLUNTARY] = "voluntary",
 	[PM_FULL] = "full", [PM_LAZY] = "lazy", [PM_RT] = "rt",
+	[PM_NONVOL] = "none or voluntary",
 };
 
 const char *kernel_preempt_name(enum preempt_model m)
@@ -241,6 +252,30 @@ static enum preempt_model from_cmdline(const struct rcuqs_ctx *ctx, bool lazy_ok
 	return m;
 }
 
+/*
+ * Whether the config can be the running build's: what the version string
+ * says of RT, PREEMPT_DYNAMIC and, for a build that is neither, the
+ * preemption choice, it says too. NULL when it agrees; else what it says.
+ */
+static const char *config_contradicts(const struct version_words *v,
+				      const struct config_facts *c)
+{
+	const char *said = c->choice != PM_UNKNOWN ? model_names[c->choice] :
+			   "no preemption choice";
+
+	if (c->rt != v->rt)
+		return c->rt ? "PREEMPT_RT" : "not PREEMPT_RT";
+	if (c->dynamic != v->dynamic)
+		return c->dynamic ? "PREEMPT_DYNAMIC" : "not PREEMPT_DYNAMIC";
+	if (v->rt || v->dynamic)
+		return NULL;
+	if (v->preempt)
+		return c->choice == PM_FULL ? NULL : said;
+	if (v->lazy)
+		return c->choice == PM_LAZY ? NULL : said;
+	return c->choice == PM_FULL || c->choice == PM_LAZY ? said : NULL;
+}
+
 void kernel_read(const struct rcuqs_ctx *ctx, struct kernel_info *k)
 {
 	struct version_words v;
@@ -270,6 +305,9 @@ void kernel_read(const struct rcuqs_ctx *ctx, struct kernel_info *k)
 	memset(&c, 0, sizeof(c));
 	if (k->release[0])
 		read_config(ctx, k->config, &c);
+	k->config_read = c.read;
+	if (v.read && c.read && (k->config_ignored = config_contradicts(&v, &c)))
+		memset(&c, 0, sizeof(c));	/* another build's: the version wins */
 	if (v.read ? v.rt : c.rt) {
 		k->model = PM_RT;
 		k->source = v.read ? PS_VERSION : PS_CONFIG;
@@ -289,14 +327,16 @@ void kernel_read(const struct rcuqs_ctx *ctx, struct kernel_info *k)
 		k->model = v.preempt ? PM_FULL : PM_LAZY;
 		k->source = PS_VERSION;
 	} else if (c.read && c.choice != PM_UNKNOWN) {
+		/* Alone, or agreeing with the version: none or voluntary told apart. */
 		k->model = c.choice;
 		k->source = PS_CONFIG;
 	} else if (v.read) {
 		/* Not dynamic, not preemptible: none or voluntary, both report. */
-		k->reports = 1;
+		k->model = PM_NONVOL;
+		k->source = PS_VERSION;
 	}
 out:
-	if (k->model == PM_NONE || k->model == PM_VOLUNTARY)
+	if (k->model == PM_NONE || k->model == PM_VOLUNTARY || k->model == PM_NONVOL)
 		k->reports = 1;
 	else if (k->model != PM_UNKNOWN)
 		k->reports = 0;
@@ -312,7 +352,7 @@ int kernel_preemptible_rcu(const struct kernel_info *k)
 	/* PREEMPT_DYNAMIC builds preemptible RCU whatever the boot mode. */
 	if (k->dynamic == 1 || k->model == PM_FULL || k->model == PM_LAZY || k->model == PM_RT)
 		return 1;
-	if (k->model == PM_NONE || k->model == PM_VOLUNTARY || (k->dynamic == 0 && k->reports == 1))
+	if (k->model == PM_NONE || k->model == PM_VOLUNTARY || k->model == PM_NONVOL)
 		return 0;
 	return -1;
 }
@@ -337,11 +377,19 @@ const char *kernel_source_file(const struct kernel_info *k)
 /* Where the model came from, for people. */
 static void describe_source(const struct kernel_info *k, char *buf, size_t len)
 {
-	char q[QUOTE_BUF], ignored[QUOTE_BUF + 64] = "";
+	char q[QUOTE_BUF], ignored[QUOTE_BUF + 64] = "", config[192];
 
 	if (k->refused[0])
 		snprintf(ignored, sizeof(ignored), "preempt=%s on /proc/cmdline ignored by the "
 			 "kernel, ", quote(k->refused, q));
+	if (k->config_ignored)
+		snprintf(config, sizeof(config), "; %s says %s: another build's, ignored",
+			 k->config, k->config_ignored);
+	else if (k->model == PM_NONVOL)
+		snprintf(config, sizeof(config), k->config_read ? "; no preemption choice in %s" :
+			 "; no readable %s", k->config);
+	else
+		config[0] = '\0';
 	switch (k->source) {
 	case PS_DEBUGFS:
 		snprintf(buf, len, "from %s", DEBUG_PREEMPT_FILE);
@@ -358,18 +406,22 @@ static void describe_source(const struct kernel_info *k, char *buf, size_t len)
 			snprintf(buf, len, "from %s", k->config);
 		return;
 	case PS_VERSION:
-		snprintf(buf, len, "%s in %s", k->model == PM_RT ? "PREEMPT_RT" :
-			 k->model == PM_LAZY ? "PREEMPT_LAZY" : "PREEMPT", VERSION_FILE);
+		if (k->model == PM_NONVOL)
+			snprintf(buf, len, "no PREEMPT in %s%s", VERSION_FILE, config);
+		else
+			snprintf(buf, len, "%s in %s%s", k->model == PM_RT ? "PREEMPT_RT" :
+				 k->model == PM_LAZY ? "PREEMPT_LAZY" : "PREEMPT", VERSION_FILE,
+				 config);
 		return;
 	case PS_NONE:
 		break;
 	}
-	if (k->dynamic == 1)
+	if (k->dynamic == 1 && k->config_ignored)
+		snprintf(buf, len, "PREEMPT_DYNAMIC, %sno build default%s",
+			 ignored[0] ? ignored : "no preempt= on /proc/cmdline, ", config);
+	else if (k->dynamic == 1)
 		snprintf(buf, len, "PREEMPT_DYNAMIC, %sno build default: no readable %s",
 			 ignored[0] ? ignored : "no preempt= on /proc/cmdline, ", k->config);
-	else if (k->reports == 1)
-		snprintf(buf, len, "no PREEMPT in %s; no readable %s",
-			 VERSION_FILE, k->config);
 	else
 		snprintf(buf, len, "nothing tells: no readable %s, %s or %s", DEBUG_PREEMPT_FILE,
 			 VERSION_FILE, k->config);
@@ -390,7 +442,6 @@ void kernel_describe(const struct kernel_info *k, char *buf, size_t len)
 	describe_source(k, src, sizeof(src));
 	snprintf(buf, len, "%s, %s, preemption %s (%s)",
 		 k->release[0] ? k->release : "release unknown", series,
-		 k->model == PM_UNKNOWN && k->reports == 1 ? "none or voluntary" :
 		 kernel_preempt_name(k->model), src);
 }
 

@@ -13,7 +13,8 @@
  * model in force with the source that told. Everything is read below the
  * root; nothing is mounted or written.
  */
-enum preempt_model { PM_UNKNOWN, PM_NONE, PM_VOLUNTARY, PM_FULL, PM_LAZY, PM_RT };
+/* PM_NONVOL: none or voluntary, the build's version string tells no more. */
+enum preempt_model { PM_UNKNOWN, PM_NONE, PM_VOLUNTARY, PM_FULL, PM_LAZY, PM_RT, PM_NONVOL };
 enum preempt_source { PS_NONE, PS_DEBUGFS, PS_CMDLINE, PS_CONFIG, PS_VERSION };
 
 struct kernel_info {
@@ -25,8 +26,11 @@ struct kernel_info {
 	int dynamic;		/* PREEMPT_DYNAMIC: 1, 0, -1 unknown */
 	enum preempt_model model;
 	enum preempt_source source;
-	char config[96];	/* "/boot/config-RELEASE" when it was read */
+	char config[96];	/* "/boot/config-RELEASE" */
+	bool config_read;	/* it was read */
 	char refused[64];	/* a preempt= value the kernel ignored, raw */
+	/* What a config that contradicts the version string said ("full"): ignored. */
+	const char *config_ignored;
 	int reports;		/* cond_resched() reports QSs: 1, 0, -1 unknown */
 };
 
@@ -37,7 +41,7 @@ void kernel_read(const struct rcuqs_ctx *ctx, struct kernel_info *k);
  * to 64): safe in a path. False, buf "", otherwise.
  */
 bool kernel_release(const struct rcuqs_ctx *ctx, char *buf, size_t len);
-/* "none", "voluntary", "full", "lazy", "rt", "unknown". */
+/* "none", "voluntary", "full", "lazy", "rt", "none or voluntary", "unknown". */
 const char *kernel_preempt_name(enum preempt_model m);
 /* "debugfs", "cmdline", "config", "version", "none". */
 const char *kernel_source_name(enum preempt_source s);
