@@ -125,6 +125,13 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 		because(v, T_LIMIT_ACTING, limit, "while the limit reports: it is too high for "
 			"these loops; a profile that includes the active one with a lower "
 			"rcutree.cond_resched_qs_limit would report sooner");
+	} else if (asked && limit >= thresholds[T_LIMIT_STILL].value) {
+		/* A limit that reports, rarely (1024 under the same loop): as high. */
+		because(v, tu, urgent, "RCU still asks for quiescent states");
+		because(v, T_LIMIT_STILL, limit, "the limit reports");
+		because(v, T_LIMIT_ACTING, limit, "but rarely: it is too high for these loops; a "
+			"profile that includes the active one with a lower "
+			"rcutree.cond_resched_qs_limit would report sooner");
 	} else if (asked && !f->limit) {
 		because(v, tu, urgent, "loops hold grace periods back until RCU asks");
 		if (!f->nohz_full[0]) {
