@@ -52,7 +52,6 @@ static int do_list(struct rcuqs_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct profile p;
 		const char *desc = NULL;
-		char *shown = NULL;
 		bool is_active = strcmp(e[i].name, active) == 0;
 		int lr = 0;
 
@@ -74,12 +73,10 @@ static int do_list(struct rcuqs_ctx *ctx, int argc, char **argv)
 			json_bool(&j, "valid", lr == 0);
 			json_close(&j, '}');
 		} else {
-			shown = desc ? term_text(desc) : NULL;
 			table_row(&t, is_active ? "*" : "", e[i].name, where_name(e[i].where),
 				  e[i].path,
-				  shown ? shown : (e[i].where == PROFILE_MASKED ? "" :
-						   "(invalid, see 'rcuqs-ctl show')"));
-			free(shown);
+				  desc ? desc : (e[i].where == PROFILE_MASKED ? "" :
+						 "(invalid, see 'rcuqs-ctl show')"));
 		}
 		profile_free(&p);
 	}

@@ -178,14 +178,21 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 		v->profile = NULL;	/* in force but not acting: verify says why */
 }
 
-static const char *or_none(const char *s)
+/*
+ * A fact as read, for a terminal: escaped, as list and show escape
+ * profiles; "(none)" when empty. malloc'd (NULL without memory).
+ */
+static char *shown(const char *s)
 {
-	return s[0] ? s : "(none)";
+	return term_text(s[0] ? s : "(none)");
 }
 
 static void print_text(const struct facts *f, const struct rates *r, double secs,
 		       const struct verdict *v)
 {
+	char *nohz = shown(f->nohz_full), *nocbs = shown(f->rcu_nocbs);
+	char *stall = shown(f->stall_timeout), *active = shown(f->active);
+
 	printf("sampled %.1f s: %.1f grace periods/s, ", secs, r->per_s[C_GP]);
 	if (r->have_cbs_per_gp)
 		printf("%.1f callbacks/grace period, ", r->cbs_per_gp);
@@ -194,8 +201,8 @@ static void print_text(const struct facts *f, const struct rates *r, double secs
 	else
 		printf("limit_qs - (no limit on this kernel), ");
 	printf("urgent_qs %.1f/s, resched_kicks %.1f/s\n", r->per_s[C_URGENT], r->per_s[C_KICKS]);
-	printf("nohz_full: %s; rcu_nocbs: %s; stall timeout: %s s\n", or_none(f->nohz_full),
-	       or_none(f->rcu_nocbs), f->stall_timeout[0] ? f->stall_timeout : "?");
+	printf("nohz_full: %s; rcu_nocbs: %s; stall timeout: %s s\n", nohz ? nohz : "?",
+	       nocbs ? nocbs : "?", f->stall_timeout[0] && stall ? stall : "?");
 	printf("preemption: %s%s%s%s; RCU: %s\n", f->preempt, f->preempt_from[0] ? " (from " : "",
 	       f->preempt_from, f->preempt_from[0] ? ")" : "",
 	       f->preemptible_rcu < 0 ? "unknown (preemptible thresholds used)" :
@@ -203,12 +210,17 @@ static void print_text(const struct facts *f, const struct rates *r, double secs
 	if (!f->active[0])
 		printf("active profile: none\n");
 	else
-		printf("active profile: %s (%s)\n", f->active, f->ndrift ? "drifted" : "no drift");
+		printf("active profile: %s (%s)\n", active ? active : "?",
+		       f->ndrift ? "drifted" : "no drift");
 	if (v->profile)
 		printf("recommendation: %s\n", v->profile);
 	else
 		printf("recommendation: no change (keep %s)\n",
-		       f->active[0] ? f->active : "the running values");
+		       !f->active[0] ? "the running values" : active ? active : "?");
+	free(nohz);
+	free(nocbs);
+	free(stall);
+	free(active);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct reason *w = &v->why[i];
 

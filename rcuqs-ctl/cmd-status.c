@@ -202,20 +202,25 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	} else {
 		printf("rcuqs kernel support: %s\n", support ? "yes" :
 		       "no (no /sys/" RCUQS_MARKER ")");
+		/* The record and sysfs as read: escaped, as list and show escape. */
+		char *name = term_text(active), *jiffies = term_text(in_force);
+
 		print_kernel(&k, &deb);
 		if (active_err)
 			printf("active profile: unreadable (%s)\n", errstr(active_err));
 		else if (!active[0])
 			printf("active profile: none\n");
 		else if (!have_profile)
-			printf("active profile: %s (invalid)\n", active);
+			printf("active profile: %s (invalid)\n", name ? name : "?");
 		else if (ndrift)
-			printf("active profile: %s (%zu parameter%s drifted)\n", active, ndrift,
-			       ndrift == 1 ? "" : "s");
+			printf("active profile: %s (%zu parameter%s drifted)\n", name ? name : "?",
+			       ndrift, ndrift == 1 ? "" : "s");
 		else
-			printf("active profile: %s (no drift)\n", active);
+			printf("active profile: %s (no drift)\n", name ? name : "?");
 		if (have_in_force)
-			printf("jiffies_to_sched_qs in force: %s\n", in_force);
+			printf("jiffies_to_sched_qs in force: %s\n", jiffies ? jiffies : "?");
+		free(name);
+		free(jiffies);
 		printf("\n");
 		table_print(&t, stdout);
 		table_free(&t);
@@ -308,7 +313,8 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		const struct tunable *t = &tunables[i];
 		const char *want = expected_value(ctx, &p, orig, i);
-		char val[RUNNING_MAX];
+		char val[RUNNING_MAX], *shown;
+		const char *running;
 		bool have;
 
 		if (!want)
@@ -318,6 +324,8 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 		if (!tunable_drifts(ctx, i, want, have, val))
 			continue;
 		ndiff++;
+		shown = have ? term_text(val) : NULL;	/* as read: escaped */
+		running = !have ? NULL : shown ? shown : "?";
 		if (ctx->json) {
 			json_open(&j, NULL, '{');
 			json_str(&j, "name", t->name);
@@ -334,15 +342,16 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 			       p.set[i].line, p.set[i].nalt > 1 ? "; nor is any alternative on that line" : "");
 		} else if (!p.set[i].value[0] || p.set[i].here == HERE_OTHER) {
 			printf("%s: running %s, profile '%s' does not set it: rcuqs put back %s, "
-			       "its value before rcuqs\n", t->name, have ? val : "(missing)", active,
+			       "its value before rcuqs\n", t->name, running ? running : "(missing)", active,
 			       want);
 		} else if (tunable_runtime(t)) {
 			printf("%s: running %s, profile '%s' wants %s\n", t->name,
-			       have ? val : "(missing)", active, want);
+			       running ? running : "(missing)", active, want);
 		} else {
 			printf("%s: %s on %s, profile '%s' wants %s (boot-only: update-grub and reboot)\n",
-			       t->name, have ? val : "not set", PROC_CMDLINE, active, want);
+			       t->name, running ? running : "not set", PROC_CMDLINE, active, want);
 		}
+		free(shown);
 	}
 	if (ctx->json) {
 		json_close(&j, ']');

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,20 +31,26 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
-/* The active profile and its drift as one short cell: "latency (no drift)". */
+/*
+ * The active profile and its drift as one short cell: "latency (no
+ * drift)"; the recorded name escaped, as list and show escape it.
+ */
 static void profile_cell(const struct rcuqs_ctx *ctx, char *buf, size_t len, char *name,
 			 size_t name_len, size_t *ndrift)
 {
 	int r = active_drift(ctx, name, name_len, ndrift);
+	char *shown = term_text(name);
+	const char *s = shown ? shown : "?";
 
 	if (r < 0)
-		snprintf(buf, len, "%s%s(unreadable: %s)", name, name[0] ? " " : "", errstr(r));
+		snprintf(buf, len, "%s%s(unreadable: %s)", s, name[0] ? " " : "", errstr(r));
 	else if (!name[0])
 		snprintf(buf, len, "none");
 	else if (*ndrift)
-		snprintf(buf, len, "%s (%zu drifted)", name, *ndrift);
+		snprintf(buf, len, "%s (%zu drifted)", s, *ndrift);
 	else
-		snprintf(buf, len, "%s (no drift)", name);
+		snprintf(buf, len, "%s (no drift)", s);
+	free(shown);
 }
 
 static void print_header(void)
@@ -62,7 +69,7 @@ static void print_rate(int width, double v, bool have)
 
 static void print_line(const struct rcuqs_ctx *ctx, const struct rates *r, double secs)
 {
-	char cell[160], name[80];
+	char cell[400], name[80];
 	size_t ndrift = 0;
 
 	profile_cell(ctx, cell, sizeof(cell), name, sizeof(name), &ndrift);

@@ -22,7 +22,7 @@ static int add_cells(struct table *t, va_list ap)
 	}
 	for (size_t i = 0; i < t->ncols; i++) {
 		const char *s = va_arg(ap, const char *);
-		char *c = strdup(s ? s : "-");
+		char *c = term_text(s ? s : "-");	/* whatever a cell holds */
 
 		if (!c) {
 			for (size_t j = 0; j < i; j++)

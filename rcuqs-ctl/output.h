@@ -11,7 +11,8 @@ struct table {
 	char **cells;
 };
 int table_init(struct table *t, size_t ncols, ...);	/* header cells */
-int table_row(struct table *t, ...);	/* ncols cells, NULL shown as "-" */
+/* ncols cells, NULL shown as "-"; each through term_text(): give them raw. */
+int table_row(struct table *t, ...);
 void table_print(const struct table *t, FILE *f);
 void table_free(struct table *t);
 
