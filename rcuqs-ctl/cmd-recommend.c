@@ -303,8 +303,8 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 		switch (c) {
 		case 's':
 			if (parse_seconds(optarg, SECONDS_MAX, &seconds) < 0) {
-				errmsg("recommend: bad --seconds '%s' (above 0, at most %.0f, such "
-				       "as 0.5)", optarg, SECONDS_MAX);
+				errmsg("recommend: bad --seconds '%s' (from %g to %.0f, such as "
+				       "0.5)", optarg, SECONDS_MIN, SECONDS_MAX);
 				return usage_error();
 			}
 			break;
@@ -354,6 +354,7 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_recommend = {
 	"recommend", do_recommend, "[--seconds S] [--json]",
-	"sample the counters and name a profile, with the evidence; writes nothing",
+	"sample the counters over S seconds (0.1 to 3600) and name a profile, with the evidence; "
+	"writes nothing",
 	"-s --seconds",
 };

@@ -119,8 +119,8 @@ static int do_watch(struct rcuqs_ctx *ctx, int argc, char **argv)
 		switch (c) {
 		case 'i':
 			if (parse_seconds(optarg, INTERVAL_MAX, &interval) < 0) {
-				errmsg("watch: bad --interval '%s' (seconds above 0, at most %.0f, "
-				       "such as 0.5)", optarg, INTERVAL_MAX);
+				errmsg("watch: bad --interval '%s' (seconds from %g to %.0f, such "
+				       "as 0.5)", optarg, SECONDS_MIN, INTERVAL_MAX);
 				return usage_error();
 			}
 			break;
@@ -176,5 +176,6 @@ static int do_watch(struct rcuqs_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_watch = {
 	"watch", do_watch, "[--interval S] [--count N] [--json]",
-	"counter rates, one line per interval (Ctrl-C ends it)", "-i --interval -c --count",
+	"counter rates, one line every S seconds (0.1 to 86400; Ctrl-C ends it)",
+	"-i --interval -c --count",
 };

@@ -189,7 +189,7 @@ int parse_seconds(const char *s, double max, double *out)
 		return -EINVAL;	/* no sign, blank, exponent, hex, "inf" or "nan" */
 	errno = 0;
 	*out = strtod(s, &end);
-	if (errno || *end || !isfinite(*out) || *out <= 0 || *out > max)
+	if (errno || *end || !isfinite(*out) || *out < SECONDS_MIN || *out > max)
 		return -EINVAL;
 	return 0;
 }

@@ -68,7 +68,13 @@ struct rates {
 int rates_compute(const struct sampler *s, const struct sample *a, const struct sample *b,
 		  double secs, struct rates *r);
 
-/* A decimal number of seconds in (0, max]; -EINVAL (caller says why) otherwise. */
+/*
+ * The shortest interval watch and recommend take: a shorter one measures
+ * the clock rather than the counters (and, under the test hook, drove the
+ * rates to inf).
+ */
+#define SECONDS_MIN 0.1
+/* A decimal number of seconds in [SECONDS_MIN, max]; -EINVAL (caller says why) otherwise. */
 int parse_seconds(const char *s, double max, double *out);
 /* A decimal count in [1, max]; -EINVAL otherwise. */
 int parse_count(const char *s, unsigned long max, unsigned long *out);

@@ -3,6 +3,7 @@
  * Output: aligned tables for people, JSON for programs.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,7 +225,7 @@ void json_num(struct json *j, const char *key, const char *digits)
 void json_real(struct json *j, const char *key, double val, bool have)
 {
 	json_key(j, key);
-	if (have)
+	if (have && isfinite(val))	/* JSON has no inf or nan */
 		fprintf(j->f, "%.3f", val);
 	else
 		fputs("null", j->f);

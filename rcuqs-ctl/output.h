@@ -35,7 +35,7 @@ void json_open(struct json *j, const char *key, char bracket);	/* '{' or '[' */
 void json_close(struct json *j, char bracket);
 void json_str(struct json *j, const char *key, const char *val);
 void json_num(struct json *j, const char *key, const char *digits);	/* null if not a number */
-/* val with at most 3 decimals; null when !have. */
+/* val with at most 3 decimals; null when !have or val is not finite. */
 void json_real(struct json *j, const char *key, double val, bool have);
 void json_bool(struct json *j, const char *key, bool val);
 void json_end(struct json *j);	/* newline after the top value */

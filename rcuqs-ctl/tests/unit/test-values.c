@@ -5,7 +5,10 @@
  */
 #include "unit.h"
 
+#include <math.h>
+
 #include "bootcfg.h"
+#include "counters.h"
 #include "output.h"
 #include "profile.h"
 #include "tunables.h"
@@ -114,6 +117,27 @@ static void test_cmdline(void **state)
 	assert_string_equal(v, "4");
 	assert_false(cmdline_value("ro -- rcu_nocbs=1-3", "rcu_nocbs", v, sizeof(v)));
 	assert_false(cmdline_value("ro \"--\" rcu_nocbs=1-3", "rcu_nocbs", v, sizeof(v)));
+	/* The kernel's isspace(): 0xa0 is a blank (a pasted U+00A0), 0x85 is not. */
+	assert_true(cmdline_value("quiet\xc2\xa0rcu_nocbs=1-3", "rcu_nocbs", v, sizeof(v)));
+	assert_string_equal(v, "1-3");
+	assert_true(cmdline_value("rcu_nocbs=1-3\xa0x", "rcu_nocbs", v, sizeof(v)));
+	assert_string_equal(v, "1-3");
+	assert_false(cmdline_value("quiet\xc2\x85rcu_nocbs=1-3", "rcu_nocbs", v, sizeof(v)));
+	assert_false(cmdline_value("ro\xa0--\xa0rcu_nocbs=1-3", "rcu_nocbs", v, sizeof(v)));
+}
+
+static void test_seconds(void **state)
+{
+	double d;
+
+	(void)state;
+	assert_int_equal(parse_seconds("0.1", 10, &d), 0);
+	assert_true(d == 0.1);
+	assert_int_equal(parse_seconds("0.09", 10, &d), -EINVAL);	/* under SECONDS_MIN */
+	assert_int_equal(parse_seconds("0.0000001", 10, &d), -EINVAL);
+	assert_int_equal(parse_seconds("0", 10, &d), -EINVAL);
+	assert_int_equal(parse_seconds("10", 10, &d), 0);
+	assert_int_equal(parse_seconds("10.5", 10, &d), -EINVAL);
 }
 
 static void test_boot_form(void **state)
@@ -256,6 +280,10 @@ static void test_json(void **state)
 	json_num(&j, "i", "42");
 	json_num(&j, "bad", "4x");
 	json_bool(&j, "t", true);
+	json_real(&j, "r", 1.5, true);
+	json_real(&j, "inf", INFINITY, true);	/* not JSON: null */
+	json_real(&j, "nan", NAN, true);
+	json_real(&j, "none", 2, false);
 	json_open(&j, "a", '[');
 	json_str(&j, NULL, "x");
 	json_str(&j, NULL, "y");
@@ -264,7 +292,8 @@ static void test_json(void **state)
 	json_end(&j);
 	fclose(f);
 	assert_string_equal(buf, "{\"s\":\"a\\\"b\\\\c\\nd\\te\\u0001\",\"n\":null,\"i\":42,"
-				 "\"bad\":null,\"t\":true,\"a\":[\"x\",\"y\"]}\n");
+				 "\"bad\":null,\"t\":true,\"r\":1.500,\"inf\":null,\"nan\":null,"
+				 "\"none\":null,\"a\":[\"x\",\"y\"]}\n");
 	free(buf);
 }
 
@@ -279,12 +308,14 @@ static void test_table(void **state)
 	assert_int_equal(table_init(&t, 3, "A", "LONGER", "C"), 0);
 	assert_int_equal(table_row(&t, "xyz", NULL, ""), 0);
 	assert_int_equal(table_row(&t, "", "b", "c"), 0);
+	assert_int_equal(table_row(&t, "\x1b[2J", "\\", "\xff"), 0);	/* escaped, whatever a cell holds */
 	table_print(&t, f);
 	table_free(&t);
 	fclose(f);
-	assert_string_equal(buf, "A    LONGER  C\n"
-				 "xyz  -\n"
-				 "     b       c\n");
+	assert_string_equal(buf, "A        LONGER  C\n"
+				 "xyz      -\n"
+				 "         b       c\n"
+				 "\\x1b[2J  \\x5c    \\xff\n");
 	free(buf);
 }
 
@@ -306,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_cmdline),
+		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_boot_form),
 		cmocka_unit_test(test_cmdline_merge),
 		cmocka_unit_test(test_read_text_too_big),
