@@ -7,7 +7,7 @@
 set -u
 bin=$1 tap=$2 work=$3 secs=$4
 here=$(cd "$(dirname "$0")" && pwd)
-harnesses="profile cmdline"
+harnesses="profile cmdline kernel"
 set -- $harnesses
 echo "1..$#" >"$tap"
 i=0 failed=0
@@ -16,6 +16,7 @@ for h in $harnesses; do
 	case $h in
 	profile) what="profile parser with includes" ;;
 	cmdline) what="/etc/kernel/cmdline merge: set-profile, switch and off give it back byte for byte" ;;
+	kernel) what="the running kernel as read: /proc/cmdline, version, config, a long sysfs value" ;;
 	esac
 	corpus=$work/corpus-$h art=$work/artifacts-$h
 	mkdir -p "$corpus"
