@@ -21,6 +21,7 @@
 #include "output.h"
 #include "sysfs.h"
 #include "thresholds.h"
+#include "tunables.h"
 #include "util.h"
 
 #define SECONDS_MAX 3600.0
@@ -36,6 +37,7 @@
 /* Everything the decision reads besides the rates. */
 struct facts {
 	char *nohz_full;	/* malloc'd; "" when there are none */
+	long nohz_cpus;		/* how many; -1 when the list is not one */
 	char rcu_nocbs[RUNNING_MAX];	/* "" when not on the command line */
 	char preempt[24];	/* kernel_preempt_name(): status's word for it */
 	char preempt_from[192];	/* where that came from */
@@ -54,10 +56,12 @@ struct reason {
 	double rate;
 	bool above;
 	const char *text;
+	char own[320];		/* text, when it quotes the rates */
 };
 
 struct verdict {
 	const char *profile;	/* the profile to switch to; NULL: no change */
+	const char *kept;	/* with no change: why not "keep NAME"; NULL: keep */
 	struct reason why[6];
 	size_t n;
 };
@@ -65,8 +69,8 @@ struct verdict {
 static void because(struct verdict *v, int t, double rate, const char *text)
 {
 	if (v->n < sizeof(v->why) / sizeof(v->why[0]))
-		v->why[v->n++] = (struct reason){ t, rate, t >= 0 && rate >= thresholds[t].value,
-						  text };
+		v->why[v->n++] = (struct reason){ .t = t, .rate = rate, .text = text,
+						  .above = t >= 0 && rate >= thresholds[t].value };
 }
 
 /*
@@ -91,6 +95,10 @@ static int read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 	}
 	if (r < 0 || strcmp(f->nohz_full, "(null)") == 0)
 		f->nohz_full[0] = '\0';
+	f->nohz_cpus = f->nohz_full[0] ?
+		       cpulist_count(f->nohz_full, tunable_find("rcu_nocbs")->max) : 0;
+	if (f->nohz_cpus < 0)
+		f->nohz_cpus = -1;
 	proc_cmdline(ctx, &cmdline);
 	if (cmdline && !cmdline_value(cmdline, "rcu_nocbs", f->rcu_nocbs, sizeof(f->rcu_nocbs)))
 		f->rcu_nocbs[0] = '\0';
@@ -111,6 +119,31 @@ static int read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 	return 0;
 }
 
+/*
+ * What jiffies_till_nohz_qs's requests cost, in words: each is an
+ * interrupt of a nohz_full CPU running in the kernel.
+ */
+static void because_nohz(struct verdict *v, const struct facts *f, const struct rates *r,
+			 const char *lead)
+{
+	struct reason *w;
+	char per[64] = "";
+
+	if (v->n >= sizeof(v->why) / sizeof(v->why[0]))
+		return;
+	w = &v->why[v->n++];
+	*w = (struct reason){ .t = -1 };
+	if (f->nohz_cpus > 0)
+		snprintf(per, sizeof(per), ", %.1f/s for each of %ld nohz_full CPU%s",
+			 r->per_s[C_NOHZ_ASKS] / (double)f->nohz_cpus, f->nohz_cpus,
+			 f->nohz_cpus == 1 ? "" : "s");
+	snprintf(w->own, sizeof(w->own), "%s: nohz_qs_asks %.1f/s%s (each an interrupt of a "
+		 "nohz_full CPU running in the kernel), nohz_qs_reports %.1f/s (a quiescent "
+		 "state noted at once)", lead, r->per_s[C_NOHZ_ASKS], per,
+		 r->per_s[C_NOHZ_REPORTS]);
+	w->text = w->own;
+}
+
 /* The rules of rcuqs-ctl(8) RECOMMEND, in order; the first that holds decides. */
 static void decide(const struct facts *f, const struct rates *r, struct verdict *v)
 {
@@ -120,7 +153,23 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 	bool on_latency = strcmp(f->active, "latency") == 0;
 
 	memset(v, 0, sizeof(*v));
-	if (asked && limit >= thresholds[T_LIMIT_ACTING].value) {
+	if (on_latency && f->nohz_qs && r->have[C_NOHZ_ASKS] && r->have[C_NOHZ_REPORTS]) {
+		/* 7.3 under latency: keep it only where RCU stopped asking. */
+		if (asked) {
+			because(v, tu, urgent, "RCU still asks for quiescent states with latency "
+				"in force");
+			because_nohz(v, f, r, "jiffies_till_nohz_qs asks");
+			because(v, -1, 0, "the loops hold their quiescent states past latency's "
+				"requests (a read-side critical section or disabled preemption: "
+				"asks without reports), and no shipped profile asks sooner: look at "
+				"the loops; rcutree.jiffies_till_sched_qs still acts");
+			v->kept = "latency in force, RCU still asks";
+		} else {
+			because(v, tu, urgent, "RCU does not ask: latency's requests get the "
+				"quiescent states first: keep it");
+			because_nohz(v, f, r, "what it costs");
+		}
+	} else if (asked && limit >= thresholds[T_LIMIT_ACTING].value) {
 		because(v, tu, urgent, "RCU still asks for quiescent states");
 		because(v, T_LIMIT_ACTING, limit, "while the limit reports: it is too high for "
 			"these loops; a profile that includes the active one with a lower "
@@ -200,7 +249,11 @@ static void print_text(const struct facts *f, const struct rates *r, double secs
 		printf("limit_qs %.1f/s, ", r->per_s[C_LIMIT]);
 	else
 		printf("limit_qs - (no limit on this kernel), ");
-	printf("urgent_qs %.1f/s, resched_kicks %.1f/s\n", r->per_s[C_URGENT], r->per_s[C_KICKS]);
+	printf("urgent_qs %.1f/s, resched_kicks %.1f/s", r->per_s[C_URGENT], r->per_s[C_KICKS]);
+	if (r->have[C_NOHZ_ASKS] && r->have[C_NOHZ_REPORTS])
+		printf(", nohz_qs_asks %.1f/s, nohz_qs_reports %.1f/s", r->per_s[C_NOHZ_ASKS],
+		       r->per_s[C_NOHZ_REPORTS]);
+	printf("\n");
 	printf("nohz_full: %s; rcu_nocbs: %s; stall timeout: %s s\n", nohz ? nohz : "?",
 	       nocbs ? nocbs : "?", f->stall_timeout[0] && stall ? stall : "?");
 	printf("preemption: %s%s%s%s; RCU: %s\n", f->preempt, f->preempt_from[0] ? " (from " : "",
@@ -214,6 +267,8 @@ static void print_text(const struct facts *f, const struct rates *r, double secs
 		       f->ndrift ? "drifted" : "no drift");
 	if (v->profile)
 		printf("recommendation: %s\n", v->profile);
+	else if (v->kept)
+		printf("recommendation: no change (%s)\n", v->kept);
 	else
 		printf("recommendation: no change (keep %s)\n",
 		       !f->active[0] ? "the running values" : active ? active : "?");
@@ -242,6 +297,7 @@ static void print_json(const struct facts *f, const struct rates *r, double secs
 		       const struct verdict *v)
 {
 	struct json j = { .f = stdout };
+	char ncpus[24];
 
 	json_open(&j, NULL, '{');
 	json_real(&j, "seconds", secs, true);
@@ -250,7 +306,11 @@ static void print_json(const struct facts *f, const struct rates *r, double secs
 	json_real(&j, "limit_qs_per_s", r->per_s[C_LIMIT], r->have[C_LIMIT]);
 	json_real(&j, "urgent_qs_per_s", r->per_s[C_URGENT], true);
 	json_real(&j, "resched_kicks_per_s", r->per_s[C_KICKS], true);
+	json_real(&j, "nohz_qs_asks_per_s", r->per_s[C_NOHZ_ASKS], r->have[C_NOHZ_ASKS]);
+	json_real(&j, "nohz_qs_reports_per_s", r->per_s[C_NOHZ_REPORTS], r->have[C_NOHZ_REPORTS]);
 	json_str(&j, "nohz_full", f->nohz_full[0] ? f->nohz_full : NULL);
+	snprintf(ncpus, sizeof(ncpus), "%ld", f->nohz_cpus);
+	json_num(&j, "nohz_full_cpus", f->nohz_cpus < 0 ? NULL : ncpus);
 	json_str(&j, "rcu_nocbs", f->rcu_nocbs[0] ? f->rcu_nocbs : NULL);
 	json_str(&j, "preemption", f->preempt);
 	json_str(&j, "preemption_from", f->preempt_from[0] ? f->preempt_from : NULL);
@@ -331,8 +391,11 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 	memset(&f, 0, sizeof(f));
 	if (ret == 0)
 		ret = read_facts(ctx, &f);
-	/* Every counter, limit_qs only where the kernel has the limit. */
-	for (size_t i = 0; ret == 0 && i < N_COUNTERS; i++) {
+	/*
+	 * Every counter, limit_qs only where the kernel has the limit; 7.3's
+	 * nohz_qs_* where they are (rules that need them need both).
+	 */
+	for (size_t i = 0; ret == 0 && i < C_NOHZ_ASKS; i++) {
 		if (!r.have[i] && (i != C_LIMIT || f.limit)) {
 			errmsg("cannot read /sys/%s/%s", COUNTERS_DIR, counter_names[i]);
 			ret = -EIO;

@@ -53,10 +53,13 @@ static void profile_cell(const struct rcuqs_ctx *ctx, char *buf, size_t len, cha
 	free(shown);
 }
 
-static void print_header(void)
+/* nohz: the kernel counts jiffies_till_nohz_qs's requests (7.3): two columns more. */
+static void print_header(bool nohz)
 {
-	printf("%8s %8s %10s %11s %8s  %s\n", "gp/s", "cbs/gp", "limit_qs/s", "urgent_qs/s",
-	       "kicks/s", "profile");
+	printf("%8s %8s %10s %11s %8s", "gp/s", "cbs/gp", "limit_qs/s", "urgent_qs/s", "kicks/s");
+	if (nohz)
+		printf(" %8s %10s", "asks/s", "reports/s");
+	printf("  %s\n", "profile");
 }
 
 static void print_rate(int width, double v, bool have)
@@ -67,7 +70,8 @@ static void print_rate(int width, double v, bool have)
 		printf(" %*s", width, "-");
 }
 
-static void print_line(const struct rcuqs_ctx *ctx, const struct rates *r, double secs)
+static void print_line(const struct rcuqs_ctx *ctx, const struct rates *r, double secs,
+		       bool nohz)
 {
 	char cell[400], name[80];
 	size_t ndrift = 0;
@@ -83,6 +87,9 @@ static void print_line(const struct rcuqs_ctx *ctx, const struct rates *r, doubl
 		json_real(&j, "limit_qs_per_s", r->per_s[C_LIMIT], r->have[C_LIMIT]);
 		json_real(&j, "urgent_qs_per_s", r->per_s[C_URGENT], r->have[C_URGENT]);
 		json_real(&j, "resched_kicks_per_s", r->per_s[C_KICKS], r->have[C_KICKS]);
+		json_real(&j, "nohz_qs_asks_per_s", r->per_s[C_NOHZ_ASKS], r->have[C_NOHZ_ASKS]);
+		json_real(&j, "nohz_qs_reports_per_s", r->per_s[C_NOHZ_REPORTS],
+			  r->have[C_NOHZ_REPORTS]);
 		json_str(&j, "active_profile", name[0] ? name : NULL);
 		json_bool(&j, "drift", ndrift > 0);
 		json_close(&j, '}');
@@ -93,6 +100,10 @@ static void print_line(const struct rcuqs_ctx *ctx, const struct rates *r, doubl
 		print_rate(10, r->per_s[C_LIMIT], r->have[C_LIMIT]);
 		print_rate(11, r->per_s[C_URGENT], r->have[C_URGENT]);
 		print_rate(8, r->per_s[C_KICKS], r->have[C_KICKS]);
+		if (nohz) {
+			print_rate(8, r->per_s[C_NOHZ_ASKS], r->have[C_NOHZ_ASKS]);
+			print_rate(10, r->per_s[C_NOHZ_REPORTS], r->have[C_NOHZ_REPORTS]);
+		}
 		printf("  %s\n", cell);
 	}
 	fflush(stdout);
@@ -108,7 +119,7 @@ static int do_watch(struct rcuqs_ctx *ctx, int argc, char **argv)
 	};
 	struct sigaction sa = { .sa_handler = on_sigint };
 	unsigned long count = 0, lines = 0;	/* count 0: until interrupted */
-	bool tty = isatty(STDOUT_FILENO);
+	bool tty = isatty(STDOUT_FILENO), nohz;
 	double interval = 1.0;
 	struct sampler s;
 	struct sample a, b;
@@ -149,6 +160,7 @@ static int do_watch(struct rcuqs_ctx *ctx, int argc, char **argv)
 		sampler_close(&s);
 		return r == -ENODATA ? EXIT_OK : exit_status(r);
 	}
+	nohz = a.have[C_NOHZ_ASKS] || a.have[C_NOHZ_REPORTS];
 	while (!interrupted && (count == 0 || lines < count)) {
 		double secs = sampler_wait(&s, interval, &interrupted);
 		struct rates rt;
@@ -165,8 +177,8 @@ static int do_watch(struct rcuqs_ctx *ctx, int argc, char **argv)
 		if (rates_compute(&s, &a, &b, secs, &rt) < 0)
 			last = -ERANGE;
 		if (!ctx->json && (lines == 0 || (tty && lines % HEADER_EVERY == 0)))
-			print_header();
-		print_line(ctx, &rt, secs);
+			print_header(nohz);
+		print_line(ctx, &rt, secs, nohz);
 		lines++;
 		a = b;
 	}

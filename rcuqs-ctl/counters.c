@@ -20,6 +20,7 @@
 const char *const counter_names[N_COUNTERS] = {
 	[C_GP] = "gp_completed", [C_CBS] = "cbs_invoked", [C_LIMIT] = "limit_qs",
 	[C_URGENT] = "urgent_qs", [C_KICKS] = "resched_kicks",
+	[C_NOHZ_ASKS] = "nohz_qs_asks", [C_NOHZ_REPORTS] = "nohz_qs_reports",
 };
 
 /*

@@ -14,7 +14,13 @@
 
 #define COUNTERS_DIR "kernel/rcu_qs"	/* below /sys */
 
-enum { C_GP, C_CBS, C_LIMIT, C_URGENT, C_KICKS, N_COUNTERS };
+/*
+ * C_LIMIT only on 6.1 and 6.12 (cond_resched_qs_limit); C_NOHZ_ASKS and
+ * C_NOHZ_REPORTS only on 7.3 (jiffies_till_nohz_qs: the requests queued on
+ * nohz_full CPUs, each an interrupt, and those that noted a quiescent
+ * state at once).
+ */
+enum { C_GP, C_CBS, C_LIMIT, C_URGENT, C_KICKS, C_NOHZ_ASKS, C_NOHZ_REPORTS, N_COUNTERS };
 extern const char *const counter_names[N_COUNTERS];	/* the file names */
 
 /* One reading of every counter; have[i] false when it could not be read. */

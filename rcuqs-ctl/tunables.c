@@ -116,28 +116,37 @@ static int parse_decimal(const char *s, const char **end, unsigned long *out)
 	return 0;
 }
 
-static int check_cpulist(const struct tunable *t, const char *s)
+long cpulist_count(const char *s, unsigned long max)
 {
-	if (strcmp(s, "all") == 0)
-		return 0;
+	long n = 0;
+
 	for (;;) {
 		unsigned long a, b;
 		const char *end;
 
-		if (parse_decimal(s, &end, &a) < 0 || a > t->max)
+		if (parse_decimal(s, &end, &a) < 0 || a > max)
 			return -EINVAL;
+		b = a;
 		s = end;
 		if (*s == '-') {
-			if (parse_decimal(s + 1, &end, &b) < 0 || b > t->max || b < a)
+			if (parse_decimal(s + 1, &end, &b) < 0 || b > max || b < a)
 				return -EINVAL;
 			s = end;
 		}
+		n += (long)(b - a + 1);
 		if (*s == '\0')
-			return 0;
+			return n;
 		if (*s != ',')
 			return -EINVAL;
 		s++;
 	}
+}
+
+static int check_cpulist(const struct tunable *t, const char *s)
+{
+	if (strcmp(s, "all") == 0)
+		return 0;
+	return cpulist_count(s, t->max) < 0 ? -EINVAL : 0;
 }
 
 int tunable_check(const struct tunable *t, const char *value)

@@ -59,4 +59,11 @@ bool tunable_name_unsafe(const char *name);
 /* 0 when value is valid for t, else -EINVAL (caller says what is wrong). */
 int tunable_check(const struct tunable *t, const char *value);
 
+/*
+ * The CPUs in a list as the kernel prints and takes one ("1-3,5": 4), each
+ * at most max (CPUs counted twice if listed twice); -EINVAL if it is not
+ * such a list.
+ */
+long cpulist_count(const char *s, unsigned long max);
+
 #endif

@@ -126,6 +126,18 @@ static void test_cmdline(void **state)
 	assert_false(cmdline_value("ro\xa0--\xa0rcu_nocbs=1-3", "rcu_nocbs", v, sizeof(v)));
 }
 
+static void test_cpulist_count(void **state)
+{
+	(void)state;
+	assert_int_equal(cpulist_count("1-3,5", 8191), 4);
+	assert_int_equal(cpulist_count("2", 8191), 1);
+	assert_int_equal(cpulist_count("0-8191", 8191), 8192);
+	assert_true(cpulist_count("3-1", 8191) < 0);
+	assert_true(cpulist_count("", 8191) < 0);
+	assert_true(cpulist_count("1,", 8191) < 0);
+	assert_true(cpulist_count("8192", 8191) < 0);
+}
+
 static void test_seconds(void **state)
 {
 	double d;
@@ -338,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_cpulist_count),
 		cmocka_unit_test(test_boot_form),
 		cmocka_unit_test(test_cmdline_merge),
 		cmocka_unit_test(test_read_text_too_big),
