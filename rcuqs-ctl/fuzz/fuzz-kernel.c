@@ -19,25 +19,13 @@
  *   holds none of the kernel's blanks (isspace(): '\t' to '\r', ' ', 0xa0);
  * - a sysfs value up to 64 KiB is read whole.
  */
-#include <fcntl.h>
-#include <ftw.h>
-#include <limits.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "bootcfg.h"
+#include "fuzz-root.h"
 #include "kernel.h"
 #include "sysfs.h"
 
 #define RELEASE "6.12.95+bpo-amd64"
 #define LONG_MAX_BYTES (64 << 10)
-
-static char root[PATH_MAX];
-static const struct rcuqs_ctx ctx = { .root = root };
 
 static const char *const files[] = {
 	"/proc/cmdline",
@@ -46,63 +34,12 @@ static const char *const files[] = {
 	"/sys/devices/system/cpu/nohz_full",
 };
 
-static void mkdirs(const char *rel)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	}
-	mkdir(path, 0755);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void cleanup(void)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* rel with len bytes of data, times copies; NULL data: no file. */
-static void put(const char *rel, const uint8_t *data, size_t len, size_t times)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	unlink(path);
-	if (!data)
-		return;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		abort();
-	while (times--)
-		if (write(fd, data, len) != (ssize_t)len)
-			abort();
-	close(fd);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	snprintf(root, sizeof(root), "/tmp/rcuqs-fuzz-XXXXXX");
-	if (!mkdtemp(root))
-		abort();
-	atexit(cleanup);
-	chmod(root, 0755);
+	fuzz_root_init();
 	mkdirs("/proc/sys/kernel");
 	mkdirs("/boot");
 	mkdirs("/sys/devices/system/cpu");

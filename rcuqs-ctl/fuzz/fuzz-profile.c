@@ -9,22 +9,10 @@
  * the boot form. A profile that loads must hold only values the tool
  * accepts; any crash, leak, sanitizer report or hang is a finding.
  */
-#include <fcntl.h>
-#include <ftw.h>
-#include <limits.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "bootcfg.h"
+#include "fuzz-root.h"
 #include "profile.h"
 #include "tunables.h"
-
-static char root[PATH_MAX];
-static const struct rcuqs_ctx ctx = { .root = root };
 
 static const char *const files[] = {
 	"/etc/rcuqs/profiles/f.profile",
@@ -33,64 +21,15 @@ static const char *const files[] = {
 	"/usr/lib/rcuqs/profiles/b.profile",
 };
 
-static void mkdirs(const char *rel)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	}
-	mkdir(path, 0755);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void cleanup(void)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	snprintf(root, sizeof(root), "/tmp/rcuqs-fuzz-XXXXXX");
-	if (!mkdtemp(root))
-		abort();
-	atexit(cleanup);
-	chmod(root, 0755);
+	fuzz_root_init();
 	mkdirs("/etc/rcuqs/profiles");
 	mkdirs("/usr/lib/rcuqs/profiles");
 	return 0;
-}
-
-static void put(const char *rel, const uint8_t *data, size_t len)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	unlink(path);
-	if (!data)
-		return;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		abort();
-	if (write(fd, data, len) != (ssize_t)len)
-		abort();
-	close(fd);
 }
 
 static void check_loaded(const struct profile *p)
@@ -149,9 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		}
 		if (part && part < end && (sep ? sep : end) > part)
-			put(files[i], part, (size_t)((sep ? sep : end) - part));
+			put(files[i], part, (size_t)((sep ? sep : end) - part), 1);
 		else
-			put(files[i], NULL, 0);
+			put(files[i], NULL, 0, 1);
 		part = sep ? sep + 3 : NULL;
 	}
 	if (profile_load(&ctx, "f", &p) == 0)
