@@ -221,6 +221,19 @@ has_news() {
 }
 check "NEWS: the .deb has /usr/share/doc/rcuqs/NEWS.Debian.gz" has_news
 
+# README.Debian: a machine that got the package from a repository learns
+# which kernel the tool needs and where to get it.
+has_readme_debian() {
+	dpkg-deb -c "$deb" | grep -Eq ' \./usr/share/doc/rcuqs/README\.Debian(\.gz)?$' ||
+		{ echo "no /usr/share/doc/rcuqs/README.Debian in the .deb"; return 1; }
+	for w in "6.1" "6.12" "7.3" "linux-source-6.1" "make kernel-deb" "KERNEL=7.3" \
+		"linux-image-rcuqs-6.1-amd64" "doc/fleet.md" "rcuqs-kernel trial" "zz-rcuqs"; do
+		grep -Fq -- "$w" "$top/debian/README.Debian" || { echo "debian/README.Debian does not say $w"; return 1; }
+	done
+}
+check "README.Debian: in the .deb, names the baselines, make kernel-deb, the fleet repository, the trial boot" \
+	has_readme_debian
+
 # debian/tests/control: every test named is an executable script there.
 # (check-deb runs them in the root below.)
 check_at_control() {
