@@ -1,14 +1,20 @@
-# rcuqs: runtime RCU quiescent-state tuning for Debian 12.
+# rcuqs: runtime RCU quiescent-state tuning for Debian 12 and 13.
 #
-#   make demo      build the patched kernels and guest, boot, show the tunables
+#   make           the tool only (rcuqs-ctl/rcuqs-ctl): gcc, make, pkg-config
+#                  and libkmod-dev, no dependency script, no kernel; on
+#                  Debian 12 and 13 alike
+#   make demo      build the `dynamic` test kernel (6.1 PREEMPT_DYNAMIC
+#                  booting voluntary, Debian 12's model, one of make check's)
+#                  and its guest, boot it, show the tunables at work
 #   make check     every test: tool, docs, units, package, patches, guest on
 #                  the three test kernels, Debian's preemption models (6.1
 #                  and 6.12 PREEMPT_DYNAMIC booting voluntary, 7.3 lazy)
 #   make deb       the Debian package, $(BUILD)/rcuqs_<version>_<arch>.deb
 #
-# Each installs the Debian packages it misses first (scripts/install-deps.sh:
-# demo and check everything, deb only the package build's, kernel-deb only
-# the kernel build's).
+# Each of demo, check, deb and kernel-deb installs the Debian packages it
+# misses first (scripts/install-deps.sh: demo and check everything, deb
+# only the package build's, kernel-deb only the kernel build's); plain
+# make installs nothing.
 #
 #   make torture   rcutorture's own scenarios on the 6.1 series, 10 minutes
 #                  each (TORTURE_MINUTES, TORTURE_SCENARIOS, TORTURE_LIMITS);
@@ -31,7 +37,12 @@ SUBDIRS := rcuqs-ctl man systemd-units
 
 .PHONY: all deps tool kernel kernel-deb refresh image demo bench bench-cost check check-lockdep check-deb deb install clean distclean torture
 
-all: tool
+# The default goal: the tool and nothing else. It runs no install-deps.sh
+# (whose full set wants QEMU, clang, debootstrap and Debian 12's
+# linux-source-6.1): a missing libkmod-dev is rcuqs-ctl's build's own
+# error. tests/deb/check-deb.sh checks it with make -n.
+all:
+	$(MAKE) -C rcuqs-ctl
 
 # $(DEB), the package, and its rule (after "all", the default goal).
 TOP := $(CURDIR)
@@ -40,7 +51,7 @@ include scripts/deb.mk
 deps:
 	@./scripts/install-deps.sh
 
-tool: deps
+tool: all
 	$(MAKE) -C rcuqs-ctl
 
 kernel: deps
@@ -115,9 +126,14 @@ kernel-repo:
 image: kernel
 	$(MAKE) -C guest-image image
 
+# make demo boots DEMO_VARIANTS (guest-image/Makefile): `dynamic`, the
+# 6.1 test kernel make check builds and boots, PREEMPT_DYNAMIC booting
+# voluntary with preemptible RCU like Debian 12's own kernel; after a
+# make check it builds nothing.
 demo: deps
-	@test -e $(BUILD)/stamp-build-none || \
-		echo "== demo: building the patched 6.1 PREEMPT_NONE test kernel first, about 10 minutes on 2 cores (kbuild prints its progress)"
+	@echo "== make demo shows the dynamic test kernel: 6.1.192 with the rcuqs series, PREEMPT_DYNAMIC booting voluntary, preemptible RCU (Debian 12's model; make check's 6.1 kernel)"
+	@test -e $(BUILD)/stamp-build-dynamic || \
+		echo "== demo: building it first (no make check ran here yet), about 10 minutes on 2 cores (kbuild prints its progress)"
 	$(MAKE) -C guest-image demo
 
 # The guest suite on a third kernel with lockdep and PROVE_RCU (debug run).

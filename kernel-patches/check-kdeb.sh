@@ -242,7 +242,8 @@ fi
 # installed, for linux-version: GRUB boots it by default and Debian's later
 # security kernels install without booting. So make kernel-deb must say so
 # before and after the build, with the rebuild after every update of
-# linux-source-6.1, and the README must document it.
+# linux-source-6.1, and doc/install.md (where the README points) must
+# document it.
 kv=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null | sed 's/-[^-]*$//')
 if [ -z "$kv" ]; then
 	skip "kernel updates: the release against Debian's, make kernel-deb's warning" "linux-source-6.1 is not installed"
@@ -270,11 +271,12 @@ else
 		"run make kernel-deb again and install the" "/etc/kernel/postinst.d/zz-rcuqs" || rc=1
 	[ "$(grep -c 'GRUB will boot' "$out.n")" = 2 ] || { echo "the warning is not printed both before and after the build" >>"$out.n"; rc=1; }
 	cat "$out.n" >>"$out"
-	sed -n '/^## Kernel updates$/,/^## /p' "$top/README.md" >"$out.r"
-	has "$out.r" "make kernel-deb KERNEL=N" "linux-source-N" "6.1, 6.12, 7.3" "zz-rcuqs" "make refresh" || { echo "README: no '## Kernel updates' section with the one rebuild procedure for every baseline" >>"$out"; rc=1; }
+	sed -n '/^## Kernel updates$/,/^## /p' "$top/doc/install.md" >"$out.r"
+	has "$out.r" "make kernel-deb KERNEL=N" "linux-source-N" "6.1, 6.12, 7.3" "zz-rcuqs" "make refresh" || { echo "doc/install.md: no '## Kernel updates' section with the one rebuild procedure for every baseline" >>"$out"; rc=1; }
+	grep -q '(doc/install.md)' "$top/README.md" || { echo "README.md does not point to doc/install.md" >>"$out"; rc=1; }
 	rm -f "$out.n" "$out.r"
 	[ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
-	result $rc "kernel updates: $rel sorts above 6.1.0-99-amd64 (dpkg, GRUB's sort -V), so make kernel-deb warns before and after the build and the README documents the rebuild" "$out"
+	result $rc "kernel updates: $rel sorts above 6.1.0-99-amd64 (dpkg, GRUB's sort -V), so make kernel-deb warns before and after the build and doc/install.md documents the rebuild" "$out"
 fi
 
 # Bad KCONFIGs: refused by name, before anything is created.

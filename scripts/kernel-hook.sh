@@ -82,7 +82,7 @@ rcuqs: WARNING: Linux $new${newver:+ (Debian $newver)} was installed, but GRUB s
 rcuqs: $rel${from:+ (built from Debian $from)} above it and keeps booting $rel by default.
 rcuqs: The fixes in $new are not running. Rebuild the rcuqs kernel from
 rcuqs: the updated linux-source-$series and install it (in the rcuqs sources:
-rcuqs: "make kernel-deb $(kernel_arg "$rel")KCONFIG=/boot/config-$new", see the README,
+rcuqs: "make kernel-deb $(kernel_arg "$rel")KCONFIG=/boot/config-$new", see doc/install.md,
 rcuqs: "Kernel updates"), or boot $new from GRUB's "Advanced options".
 MSG
 	exit 0
@@ -95,7 +95,7 @@ rcuqs: WARNING: Linux $new was installed and GRUB sorts it above the rcuqs
 rcuqs: kernel $1: GRUB will boot $new by default, which lacks rcuqs's
 rcuqs: parameters (rcuqs-ctl status says so). Rebuild the rcuqs kernel from
 rcuqs: the updated linux-source-$(series_of "$1") and install it (in the rcuqs sources:
-rcuqs: "make kernel-deb $(kernel_arg "$1")KCONFIG=/boot/config-$new", see the README,
+rcuqs: "make kernel-deb $(kernel_arg "$1")KCONFIG=/boot/config-$new", see doc/install.md,
 rcuqs: "Kernel updates"), or boot $1 from GRUB's "Advanced options".
 MSG
 fi

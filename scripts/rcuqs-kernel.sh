@@ -162,7 +162,7 @@ trial)
 	esac
 	sb=$(sb_state)
 	if [ "$sb" = enabled ] && ! signed "$rel"; then
-		die "Secure Boot is on and vmlinuz-$rel is not signed: shim would refuse it. Build it with KSIGN_KEY=... KSIGN_CERT=... and enrol the certificate with mokutil --import (README: Secure Boot)"
+		die "Secure Boot is on and vmlinuz-$rel is not signed: shim would refuse it. Build it with KSIGN_KEY=... KSIGN_CERT=... and enrol the certificate with mokutil --import (doc/install.md in the rcuqs sources: Secure Boot)"
 	fi
 	need_grub_tools
 	# The one-shot entry needs GRUB_DEFAULT=saved; the drop-in says so

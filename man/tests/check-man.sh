@@ -273,11 +273,11 @@ examples_accepted() {
 	return $bad
 }
 
-# counters_match PAGE7 PAGE8: the counters the kernel series creates
-# (__ATTR_RO(NAME) in its patches) are exactly the tags of rcuqs(7)'s
+# counters_match PAGE7 PAGE8: the counters the kernel series create
+# (__ATTR_RO(NAME) in the patches of every baseline, 7.3's too) are exactly the tags of rcuqs(7)'s
 # CONFIRMING THE EFFECT, and each is named in rcuqs-ctl(8)'s FILES.
 counters_match() {
-	cat "$top"/kernel-patches/*.patch | grep -oE '^\+.*__ATTR_RO\([a-z_]+\)' |
+	cat "$top"/kernel-patches/*.patch "$top"/kernel-patches/*/*.patch | grep -oE '^\+.*__ATTR_RO\([a-z_]+\)' |
 		sed 's/.*__ATTR_RO(//; s/)$//' | sort -u >"$scratch/want-cnt"
 	[ -s "$scratch/want-cnt" ] || { echo "no __ATTR_RO counters in kernel-patches/"; return 1; }
 	tags "$1" "CONFIRMING THE EFFECT" | sort >"$scratch/got-cnt"
@@ -719,8 +719,11 @@ if [ -f "$figures" ] && [ -f "$quotes" ]; then
 		figures_quoted "$figures" "$quotes"
 	# The figures the review found disagreeing, as they read before: each
 	# must be caught in a broken copy.
-	b=$(broken fig-readme.md 's/| `default` | 212 \/ 338 ms/| `default` | 220 \/ 338 ms/' "$top/README.md")
-	expect_fail "self-test: figures check rejects a README table cell that is not the source's" \
+	b=$(broken fig-measurements.md 's/| `default` | 212 \/ 338 ms/| `default` | 220 \/ 338 ms/' "$top/doc/measurements.md")
+	expect_fail "self-test: figures check rejects a doc/measurements.md table cell that is not the source's" \
+		"measurements.md does not say" figures_quoted "$figures" "$quotes" "doc/measurements.md=$b"
+	b=$(broken fig-readme.md 's/it ran 3\.7$/it ran 3.9/; s/ran 3\.7 times/ran 3.9 times/' "$top/README.md")
+	expect_fail "self-test: figures check rejects a README cost figure that is not the source's" \
 		"README.md does not say" figures_quoted "$figures" "$quotes" "README.md=$b"
 	b=$(broken fig-latency.profile 's/limit_qs grows by 52000 and 64000/limit_qs grows by about 45000/' \
 		"$tool_src/profiles/latency.profile")
@@ -745,9 +748,132 @@ else
 	not_ok "measured figures: doc/bench-figures and doc/bench-quotes exist" "missing"
 fi
 
+# --- one story per baseline: doc/baselines.md ------------------------------
+
+baselines=$top/doc/baselines.md
+# flat_doc FILE: FILE's text on one line (quote_flat), markdown's
+# backticks dropped, so that a page and the source compare as words.
+flat_doc() { quote_flat "$1" | tr -d '`'; }
+# status_source BASELINES: its "## Status" sentences, one per baseline 6.1,
+# 6.12, 7.3, in the one wording; each test kernel is one make check builds
+# (guest-image/Makefile VARIANTS) and each KERNEL= one make kernel-deb
+# takes (install-deps.sh kernel-deb). The sentences go to $scratch/status.
+status_source() {
+	awk '/^## Status$/ { on = 1; next } /^## / { on = 0 } on && /^- / { sub(/^- /, ""); print }' "$1" |
+		tr -d '`' >"$scratch/status"
+	variants=$(sed -n 's/^VARIANTS := //p' "$top/guest-image/Makefile")
+	kinds=$(sed -n '/^kernel-deb)/,/esac/p' "$top/scripts/install-deps.sh" | sed -n 's/^[[:space:]]*\([0-9. |]*\)).*/\1/p' | tr -d ' ' | tr '|' ' ')
+	while IFS= read -r l; do
+		b=${l%%:*}
+		v=$(printf '%s\n' "$l" | sed -n "s/^$b: built, booted and tested by make check as the \([a-z0-9.-]*\) test kernel; packaged by make kernel-deb KERNEL=$b; measured by make bench\.\$/\1/p")
+		[ -n "$v" ] || { echo "$1: not in the one wording: $l"; return 1; }
+		case " $variants " in *" $v "*) ;; *) echo "$1: $b's test kernel $v is not one make check builds ($variants)"; return 1 ;; esac
+		case " $kinds " in *" $b "*) ;; *) echo "$1: make kernel-deb takes no KERNEL=$b ($kinds)"; return 1 ;; esac
+	done <"$scratch/status"
+	[ "$(cut -d: -f1 "$scratch/status" | tr '\n' ' ')" = "6.1 6.12 7.3 " ] ||
+		{ echo "$1: status sentences for $(cut -d: -f1 "$scratch/status" | tr '\n' ' '), want 6.1 6.12 7.3"; return 1; }
+}
+# status_said FILE...: each says every status sentence of doc/baselines.md.
+status_said() {
+	for f in "$@"; do
+		t=" $(flat_doc "$f") "
+		while IFS= read -r l; do
+			case $t in *" $l "*) ;; *) echo "$f does not say, as doc/baselines.md does: $l"; return 1 ;; esac
+		done <"$scratch/status"
+	done
+}
+# stale_status FILE...: no sentence that names a baseline says it is not
+# (yet) built, booted, tested or measured, or that this is pending.
+stale_status() {
+	bad=0
+	for f in "$@"; do
+		flat_doc "$f" | sed 's/\([.;:]\) /\1\n/g' |
+			grep -E '(^|[^0-9.])(6\.1|6\.12|7\.3)([^0-9]|$)' |
+			grep -i -E "not (yet )?(be )?(built|booted|tested|measured)|yet to (be )?(build|boot|test|measur)|(decision|measurement)s? (is |are )?pending|pending measurement|not by make (kernel|check)|not measured yet" |
+			sed "s|^|$f: |" | grep . && bad=1
+	done
+	return $bad
+}
+status_files() {
+	ls "$top/README.md" "$top"/doc/*.md "$here"/*.[578] "$tool_src"/profiles/*.profile \
+		"$top/debian/README.Debian"
+}
+if check "doc/baselines.md: one status sentence per baseline (6.1, 6.12, 7.3), test kernels and KERNEL= as make has them" \
+	status_source "$baselines"; then
+	check "README, rcuqs.7, rcuqs-ctl.8, rcuqs.profile.5 say each baseline's status as doc/baselines.md does" \
+		status_said "$top/README.md" "$page7" "$page8" "$page5"
+	b=$(broken st73.7 's/as the lazy\\-7\.3 test kernel/as the lazy\\-7.3 test kernel (not yet measured)/' "$page7")
+	expect_fail "self-test: the status check rejects rcuqs.7 with a sabotaged 7.3 status sentence" \
+		"does not say" status_said "$b"
+	b=$(broken st73.md 's/^- 7\.3: built, booted and tested by/- 7.3: built and booted by/' "$baselines")
+	expect_fail "self-test: the status check rejects a 7.3 status sentence out of the one wording" \
+		"one wording" status_source "$b"
+	status_source "$baselines" >/dev/null || :
+fi
+# shellcheck disable=SC2046 # file names without blanks
+check "no page, doc or profile says a baseline is not built, tested or measured, or pending" \
+	stale_status $(status_files)
+b=$(broken stale.md 's/^## Where everything else lives$/7.3 is not built by make check; a decision is pending measurement.\n\n&/' "$top/README.md")
+expect_fail "self-test: the stale-status check rejects a README that says 7.3 is not built by make check" \
+	"not built" stale_status "$b"
+b=$(broken stale.5 's/^\.SS Shipped profiles$/&\nOn 7.3 the value is not measured yet./' "$page5")
+expect_fail "self-test: the stale-status check rejects rcuqs.profile.5 saying 7.3 is not measured yet" \
+	"not measured" stale_status "$b"
+
+# expand_quotes FIGURES QUOTES FILE: QUOTES' quotes of FILE, one a line,
+# FIGURES' values put in, blanks squeezed.
+expand_quotes() {
+	awk -F'\t' -v fig="$1" -v want="$3" '
+		BEGIN { while ((getline l < fig) > 0) if (l ~ /^[a-z0-9_]+=/) {
+			k = l; sub(/=.*/, "", k); v = l; sub(/^[^=]*=/, "", v); val[k] = v } }
+		$1 != want { next }
+		{ out = ""; s = $2
+		  while (match(s, /\{[a-z0-9_]+\}/)) {
+			k = substr(s, RSTART + 1, RLENGTH - 2)
+			out = out substr(s, 1, RSTART - 1) ((k in val) ? val[k] : "{" k "}"); s = substr(s, RSTART + RLENGTH) }
+		  print out s }' "$2" | tr -s ' '
+}
+# unquoted_figures FIGURES QUOTES NAME [COPY]: every figure of NAME (or of
+# COPY, for the self-tests) is one doc/bench-quotes quotes, so it is
+# doc/bench-figures' value: a markdown table row with a digit must be a
+# quote, and in the README a number with a unit of measure (ms, ns, x,
+# "times", "a second", /s) must stand inside a quote.
+unquoted_figures() {
+	local name=$3 path=${4:-$top/$3} bad=0 rest q
+	expand_quotes "$1" "$2" "$name" >"$scratch/uq-quotes"
+	grep -E '^\|' "$path" | grep -E '(^|[| (])[0-9][0-9.]*( ?/| ?ms| ?\|| \(|x)' | while IFS= read -r row; do
+		row=$(printf '%s\n' "$row" | tr -s ' ')
+		grep -Fqx -- "$row" "$scratch/uq-quotes" || { echo "$name: a table row with figures that doc/bench-quotes does not quote: $row"; exit 1; }
+	done || bad=1
+	case $name in
+	README.md)
+		quote_flat "$path" | awk -v qf="$scratch/uq-quotes" '
+			BEGIN { while ((getline q < qf) > 0) qs[++nq] = q }
+			{ t = " " $0 " "
+			  for (i = 1; i <= nq; i++)
+				while ((p = index(t, qs[i])) > 0)
+					t = substr(t, 1, p - 1) " [quoted] " substr(t, p + length(qs[i]))
+			  print t }' | grep -o -E '[0-9][0-9.]*(-[0-9.]+)? ?(ms|ns|x|times|a second|/s)([^a-z]|$)' |
+			sed "s|^|$name: a figure outside doc/bench-quotes: |" | grep . && bad=1 ;;
+	esac
+	return $bad
+}
+if [ -f "$figures" ] && [ -f "$quotes" ]; then
+	for f in README.md doc/measurements.md; do
+		check "$f: every figure is one doc/bench-quotes quotes from doc/bench-figures" \
+			unquoted_figures "$figures" "$quotes" "$f"
+	done
+	b=$(broken uq-readme.md 's/^## Where everything else lives$/With `latency` the p99 fell to 17.9 ms.\n\n&/' "$top/README.md")
+	expect_fail "self-test: the figures check rejects a README figure that doc/bench-figures lacks" \
+		"outside doc/bench-quotes: 17.9 ms" unquoted_figures "$figures" "$quotes" README.md "$b"
+	b=$(broken uq-meas.md 's/^| `throughput` (`jiffies_till_sched_qs=1000`) | 880.0 \/ 1618.7 ms |$/&\n| `latency` again | 8.3 \/ 16.1 ms |/' "$top/doc/measurements.md")
+	expect_fail "self-test: the figures check rejects a doc/measurements.md table row that doc/bench-figures lacks" \
+		"does not quote: | .latency. again" unquoted_figures "$figures" "$quotes" doc/measurements.md "$b"
+fi
+
 # No sentence promises figures "from the benchmark" that are in by now.
 no_stale_promise() {
-	grep -rn -i -E "will come from (the|a) (rcuqs )?bench" "$top/README.md" "$top/man" \
+	grep -rn -i -E "will come from (the|a) (rcuqs )?bench" "$top/README.md" "$top/doc" "$top/man" \
 		"$tool_src/profiles" "$top/debian" "$top/kernel-patches"/*.patch \
 		"$top/kernel-patches/6.12"/*.patch | grep -v '/man/tests/' && return 1
 	return 0

@@ -47,10 +47,10 @@
 # ms): 8.1 / 17.3 against 296.1 / 408.4 with the defaults, 25.4 / 44.1 with jiffies_till_sched_qs=1 and 8.1 /
 # 12.6 with no loop (rcuqs(7)). This line is the one place the value is set (linux-3.16 includes this profile).
 #
-# Boot-only parameters belong with this profile on nohz_full machines but
-# name CPUs, so none is shipped: for example an /etc/rcuqs/profiles/
-# latency-nohz.profile with "include=latency" and "rcu_nocbs=1-7" to offload
-# callbacks from the nohz_full CPUs (rcu_nocbs goes to the boot form only).
+# nohz_full CPUs are callback-offloaded already (as if in rcu_nocbs); add
+# rcu_nocbs (boot only, it names CPUs) in a local profile with include=latency
+# only for isolated CPUs that are not nohz_full. Placing the rcuo kthreads and
+# tuned's cpu-partitioning: rcuqs(7), CPU PARTITIONING.
 include=default
-description=Short grace periods even with long kernel loops on nohz_full CPUs (QS every 256 cond_resched() calls; on 7.3, RCU asks the CPU after 1 jiffy); trades more grace periods and smaller callback batches
+description=Short RCU grace periods (not application latency) with long kernel loops on nohz_full CPUs (QS every 256 cond_resched() calls; on 7.3, RCU asks the CPU after 1 jiffy); costs: more grace periods, smaller callback batches and more RCU softirqs (6.1, every CPU busy: 3.7x the grace periods, 10x the softirqs), on 7.3 an interrupt to the looping nohz_full CPU per ask (62/s in the measured loop), and an IPI to every CPU when the limit is switched on or off
 rcutree.jiffies_till_nohz_qs=1 || rcutree.cond_resched_qs_limit=256

@@ -205,12 +205,13 @@ check "rcuqs.service: oneshot, RemainAfterExit, early-boot ordering, apply, Want
 	boot_unit "$boot"
 check "rcuqs.service: runs only with $patched_marker and $active_file" boot_conditions "$boot"
 
-# The condition must name the directory of the kernel contract in README.md.
+# The condition must name the directory of the kernel contract in
+# doc/kernel-interface.md.
 readme_param() {
-	grep -q '`/sys/kernel/rcu_qs/`' "$top/README.md" ||
-		{ echo "README.md no longer names /sys/kernel/rcu_qs/"; return 1; }
+	grep -q '`/sys/kernel/rcu_qs/`' "$top/doc/kernel-interface.md" ||
+		{ echo "doc/kernel-interface.md no longer names /sys/kernel/rcu_qs/"; return 1; }
 }
-check "the condition's directory is the one README.md's kernel contract names" readme_param
+check "the condition's directory is the one doc/kernel-interface.md's kernel contract names" readme_param
 
 # ... and the one every kernel series really makes: a kobject NAME under
 # kernel_kobj (/sys/kernel), in kernel-patches/series (6.1) and in the

@@ -221,6 +221,19 @@ has_news() {
 }
 check "NEWS: the .deb has /usr/share/doc/rcuqs/NEWS.Debian.gz" has_news
 
+# README.Debian: a machine that got the package from a repository learns
+# which kernel the tool needs and where to get it.
+has_readme_debian() {
+	dpkg-deb -c "$deb" | grep -Eq ' \./usr/share/doc/rcuqs/README\.Debian(\.gz)?$' ||
+		{ echo "no /usr/share/doc/rcuqs/README.Debian in the .deb"; return 1; }
+	for w in "6.1" "6.12" "7.3" "linux-source-6.1" "make kernel-deb" "KERNEL=7.3" \
+		"linux-image-rcuqs-6.1-amd64" "doc/fleet.md" "rcuqs-kernel trial" "zz-rcuqs"; do
+		grep -Fq -- "$w" "$top/debian/README.Debian" || { echo "debian/README.Debian does not say $w"; return 1; }
+	done
+}
+check "README.Debian: in the .deb, names the baselines, make kernel-deb, the fleet repository, the trial boot" \
+	has_readme_debian
+
 # debian/tests/control: every test named is an executable script there.
 # (check-deb runs them in the root below.)
 check_at_control() {
@@ -284,6 +297,25 @@ check_target_sets() {
 }
 check "deps: make deb installs the 'deb' set, make kernel-deb the 'kernel-deb' set (for KERNEL=6.1 or 6.12), check and demo all (make -n, make -p)" \
 	check_target_sets
+
+# Plain make (the default goal) builds the tool and nothing else: no
+# install-deps.sh (whose full set needs Debian 12's linux-source-6.1 and
+# fails on Debian 13), no kernel, guest or package; every command it would
+# run is rcuqs-ctl's build's (make -n, in a scratch BUILD).
+default_goal_tool_only() {
+	env -u MAKEFLAGS -u MAKELEVEL -u KCONFIG -u KERNEL make --no-print-directory -n -C "$top" \
+		BUILD="$work/make-n-default" >"$work/make-n-default.out" 2>&1 ||
+		{ echo "make -n failed:"; tail -n 5 "$work/make-n-default.out"; return 1; }
+	! grep -E 'install-deps|kernel-patches|guest-image|debootstrap|apt-get|build-deb|dpkg-buildpackage' \
+		"$work/make-n-default.out" || { echo "make (default goal) would run the above"; return 1; }
+	grep -q 'rcuqs-ctl/rcuqs-ctl\|-o rcuqs-ctl ' "$work/make-n-default.out" ||
+		{ echo "make (default goal) does not link rcuqs-ctl:"; tail -n 5 "$work/make-n-default.out"; return 1; }
+	case " $(rule_deps all) " in
+	*" deps "*) echo "all depends on deps: $(rule_deps all)"; return 1 ;;
+	esac
+}
+check "make (the default goal) builds rcuqs-ctl only: no install-deps.sh, kernel, guest or package (make -n)" \
+	default_goal_tool_only
 
 # set_pkgs SET [KERNEL]: the packages install-deps.sh SET would install on
 # a Debian 12 box that has none (stubs for dpkg-query, apt-cache and
