@@ -206,15 +206,20 @@ int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
 int read_trusted(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len)
 {
 	ssize_t got;
-	int fd = open_trusted(ctx, abs, "record");
+	int fd = open_trusted(ctx, abs, "record"), r;
 
+	/* Unsafe is -EINVAL; out of descriptors or memory is the system's. */
 	if (fd < 0)
-		return fd == -ENOENT ? fd : -EINVAL;
+		return fd;
 	got = read(fd, buf, len);
+	r = got < 0 ? -errno : 0;
 	close(fd);
-	if (got < 0 || got == (ssize_t)len || memchr(buf, '\0', (size_t)got)) {
-		errmsg("%s: %s", abs, got < 0 ? errstr(-errno) :
-		       got == (ssize_t)len ? "too long" : "NUL byte in the file");
+	if (r < 0) {
+		errmsg("%s: %s", abs, errstr(r));
+		return r;
+	}
+	if (got == (ssize_t)len || memchr(buf, '\0', (size_t)got)) {
+		errmsg("%s: %s", abs, got == (ssize_t)len ? "too long" : "NUL byte in the file");
 		return -EINVAL;
 	}
 	buf[got] = '\0';
