@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "output.h"
 #include "rcuqs.h"
 #include "util.h"
 
@@ -113,7 +114,7 @@ static int globals_after(struct rcuqs_ctx *ctx, const char **root, const struct 
 	return -1;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "root", required_argument, NULL, 'r' },
@@ -205,4 +206,9 @@ int main(int argc, char **argv)
 	}
 	errmsg("unknown command '%s'", argv[optind]);
 	return usage_error();
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(run(argc, argv));
 }
