@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,5 +211,12 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/*
+	 * A file size limit (ulimit -f) reached must fail the write with
+	 * EFBIG, which every writer handles by undoing what it did, rather
+	 * than kill the tool half-way (export left its directories and a
+	 * tuned.conf.rcuqs-new behind).
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	return close_stdout(run(argc, argv));
 }
