@@ -325,7 +325,8 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	record_adjusted(ctx, c, n);
 	report_set_profile(ctx, &p, c, n, gone, ngone, &boot);
 	warn_limit(ctx, c, n);
-	log_switch(ctx, "set-profile", from, p.name, c, n, false);
+	/* A boot form rewritten is a change too, parameters or not. */
+	log_switch(ctx, "set-profile", from, p.name, c, n, !boot.grub_same || boot.kcmd_changed);
 	goto out;
 abort:
 	forget_originals(&origf);
