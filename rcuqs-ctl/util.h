@@ -105,7 +105,9 @@ struct pending_file {
 	char made[4][PATH_MAX];	/* directories we created, innermost last */
 	int nmade;
 	bool prepared, existed, committed, remove;
+	bool dry;	/* ctx->dry_run: prepared on paper, nothing written */
 };
+/* With ctx->dry_run, only checks: prepared (and dry) as it would be, nothing written. */
 int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *content,
 		    struct pending_file *pf);
 int pending_commit(struct pending_file *pf);
