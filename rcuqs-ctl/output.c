@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,13 +246,14 @@ void json_end(struct json *j)
 
 int close_stdout(int status)
 {
-	bool lost = ferror(stdout) != 0;
+	bool lost = ferror(stdout) != 0, pending = __fpending(stdout) != 0;
 	int r = 0;
 
 	errno = 0;
 	if (fclose(stdout) != 0)
 		r = errno;
-	if (!lost && !r)
+	/* As close_stream(): a stdout closed (>&-) that got nothing is fine. */
+	if (!lost && (!r || (r == EBADF && !pending)))
 		return status;
 	if (r)
 		errmsg("write error on standard output: %s", strerror(r));
