@@ -707,7 +707,7 @@ out:
 
 const struct command cmd_set_profile = {
 	"set-profile", do_set_profile, "[--check] NAME",
-	"apply NAME now, record it active, write its boot form (--check: say what would change)",
+	"apply NAME now, record it active, write its boot form (--check: dry run)",
 	NULL,
 };
 const struct command cmd_apply = {
