@@ -189,6 +189,15 @@ void changes_json(const struct change *c, size_t n, struct json *j)
 	json_close(j, ']');
 }
 
+size_t changes_count(const struct change *c, size_t n)
+{
+	size_t changed = 0;
+
+	for (size_t i = 0; i < n; i++)
+		changed += strcmp(c[i].old, c[i].now[0] ? c[i].now : c[i].value) != 0;
+	return changed;
+}
+
 int adjusted_record(const struct rcuqs_ctx *ctx, const struct change *c, size_t n)
 {
 	struct pending_file pf;

@@ -46,6 +46,11 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n);
 void changes_print(const struct change *c, size_t n, FILE *out);
 /* The same as "changes": [{"name", "old", "new", "asked"}, ...] for --json. */
 void changes_json(const struct change *c, size_t n, struct json *j);
+/*
+ * How many of the changes have (or, before apply_changes(), would have)
+ * the kernel hold another value than old: what "changed" counts.
+ */
+size_t changes_count(const struct change *c, size_t n);
 
 /*
  * Undo a successful apply_changes() (a later step failed): write the old

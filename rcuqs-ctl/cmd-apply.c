@@ -128,12 +128,13 @@ static void warn_limit(const struct rcuqs_ctx *ctx, const struct change *c, size
  * older than it, kernel-install when /etc/kernel/cmdline changed, a
  * reboot for each boot-only setting the running kernel's command line
  * lacks. Setting the active profile again leaves the boot form alone,
- * and then nothing is due.
+ * and then nothing is due. changed: whether anything changed (--check:
+ * would change), for configuration management.
  */
 static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile *p,
 			       const struct change *c, size_t n,
 			       const struct tunable *const *gone, size_t ngone,
-			       const struct bootcfg *b)
+			       const struct bootcfg *b, bool changed)
 {
 	struct json j = { .f = stdout };
 	bool reboot = false, grub = !b->grub_same || grub_cfg_stale(ctx);
@@ -144,6 +145,8 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 	if (ctx->json) {
 		json_open(&j, NULL, '{');
 		json_str(&j, "profile", p->name);
+		json_bool(&j, "check", ctx->dry_run);
+		json_bool(&j, "changed", changed);
 		changes_json(c, n, &j);
 		gone_json(gone, ngone, &j);
 		here_json(ctx, p, &j);
@@ -160,13 +163,17 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		changes_print(c, n, stdout);
 		gone_print(gone, ngone, stdout);
 		here_print(ctx, p, "", false, stdout);
-		printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
+		if (ctx->dry_run)
+			printf("check: profile '%s' %s; nothing was written\n", p->name,
+			       changed ? "would change the above" : "is in force, nothing would change");
+		else
+			printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
 		if (b->grub_same && !kinstall)
 			printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
 			       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
 		else
-			printf("boot form written to %s%s\n", GRUB_DROPIN,
-			       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+			printf("boot form %s %s%s\n", ctx->dry_run ? "would be written to" : "written to",
+			       GRUB_DROPIN, b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		char arg[160], val[RUNNING_MAX];
@@ -224,6 +231,7 @@ static void report_changes(const struct rcuqs_ctx *ctx, const struct profile *p,
 	json_open(&j, NULL, '{');
 	if (p)
 		json_str(&j, "profile", p->name);
+	json_bool(&j, "changed", changes_count(c, n) > 0);
 	changes_json(c, n, &j);
 	if (p) {
 		gone_json(gone, ngone, &j);
@@ -253,6 +261,42 @@ static size_t profile_changes(const struct rcuqs_ctx *ctx, const struct profile 
 	return n;
 }
 
+/*
+ * Whether set-profile changed (or would change) anything: the profile
+ * recorded active, a parameter's value in the kernel, or the boot form.
+ */
+static bool set_profile_changed(const char *from, const struct profile *p,
+				const struct change *c, size_t n, const struct bootcfg *b)
+{
+	return strcmp(from, p->name) != 0 || changes_count(c, n) > 0 || !b->grub_same ||
+	       b->kcmd_changed;
+}
+
+/*
+ * set-profile --check, once the boot form was prepared on paper: what
+ * would change, read and reported; 1 when something would, 0 when
+ * nothing would, or -errno.
+ */
+static int check_set_profile(struct rcuqs_ctx *ctx, const struct profile *p, const char *from,
+			     const struct bootcfg *b)
+{
+	char orig[N_TUNABLES][VALUE_MAX];
+	struct change c[N_TUNABLES];
+	const struct tunable *gone[N_TUNABLES];
+	size_t n, ngone;
+	bool changed;
+	int r;
+
+	if ((r = original_read(ctx, orig)) < 0)
+		return r;
+	n = profile_changes(ctx, p, orig, c, gone, &ngone);
+	if ((r = changes_read(ctx, c, n)) < 0)
+		return r;
+	changed = set_profile_changed(from, p, c, n, b);
+	report_set_profile(ctx, p, c, n, gone, ngone, b, changed);
+	return changed;
+}
+
 static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	struct pending_file active, origf;
@@ -270,6 +314,15 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	memset(&active, 0, sizeof(active));
 	memset(&origf, 0, sizeof(origf));
 	memset(&boot, 0, sizeof(boot));
+	/* --check, before a "--": a dry run (ctx->dry_run). */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--check") == 0) {
+			ctx->dry_run = true;
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(*argv));
+			argc--;
+			i--;
+		}
+	}
 	if ((r = cmd_args(&argc, argv, 1, 1)) < 0)
 		return usage_error();
 	if (profile_name_check(argv[1]) < 0)
@@ -298,6 +351,10 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 		errmsg("cannot write %s: %s", ACTIVE_FILE, errstr(r));
 		goto abort;
 	}
+	if (ctx->dry_run) {
+		r = check_set_profile(ctx, &p, from, &boot);
+		goto abort;	/* nothing was written: nothing to undo */
+	}
 	/*
 	 * ...then the kernel, all or nothing, with every parameter an earlier
 	 * profile or 'set' changed and this one does not set put back...
@@ -323,9 +380,11 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	pending_done(&origf);
 	bootcfg_finish(ctx, &boot);
 	record_adjusted(ctx, c, n);
-	report_set_profile(ctx, &p, c, n, gone, ngone, &boot);
+	report_set_profile(ctx, &p, c, n, gone, ngone, &boot,
+			   set_profile_changed(from, &p, c, n, &boot));
 	warn_limit(ctx, c, n);
-	log_switch(ctx, "set-profile", from, p.name, c, n, false);
+	/* A boot form rewritten is a change too, parameters or not. */
+	log_switch(ctx, "set-profile", from, p.name, c, n, !boot.grub_same || boot.kcmd_changed);
 	goto out;
 abort:
 	forget_originals(&origf);
@@ -335,7 +394,8 @@ out:
 	free(content);
 	profile_free(&p);
 	lock_release(fd);
-	return exit_status(r);
+	/* --check: 5 when something would change, as verify's drift. */
+	return r > 0 ? EXIT_DRIFT : exit_status(r);
 }
 
 static int do_apply(struct rcuqs_ctx *ctx, int argc, char **argv)
@@ -487,10 +547,14 @@ static void report_off(const struct rcuqs_ctx *ctx, const struct change *c, size
 	struct json j = { .f = stdout };
 	bool grub = false, reboot = false, any = n || ngone || nro;
 
+	bool files = false;
+
 	for (size_t i = 0; i < npf; i++)
-		any |= done[i];
+		files |= done[i];
+	any |= files;
 	if (ctx->json) {
 		json_open(&j, NULL, '{');
+		json_bool(&j, "changed", files || changes_count(c, n) > 0);
 		changes_json(c, n, &j);
 		gone_json(gone, ngone, &j);
 		json_open(&j, "read_only", '[');
@@ -642,8 +706,9 @@ out:
 }
 
 const struct command cmd_set_profile = {
-	"set-profile", do_set_profile, "NAME",
-	"apply NAME now, record it active, write its boot form", NULL,
+	"set-profile", do_set_profile, "[--check] NAME",
+	"apply NAME now, record it active, write its boot form (--check: dry run)",
+	NULL,
 };
 const struct command cmd_apply = {
 	"apply", do_apply, "", "apply the recorded active profile (rcuqs.service)", NULL,

@@ -289,6 +289,9 @@ static int level_prepare(int outfd, struct level *l, bool force)
 		return -errno;
 	if (st.st_uid != geteuid())
 		return -EPERM;
+	/* The documented modes, whatever the umask: 0755, and 0644 below. */
+	if (l->made && fchmod(l->dfd, 0755) < 0)
+		return -errno;
 	if (!l->made && !force && is_export_at(l->dfd) != 1)
 		return -EEXIST;	/* changed since check_dir() */
 	fd = openat(l->dfd, TUNED_CONF, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -303,12 +306,13 @@ static int level_prepare(int outfd, struct level *l, bool force)
 	}
 	unlinkat(l->dfd, TUNED_NEW, 0);	/* a leftover from a crash */
 	fault_point();
-	fd = openat(l->dfd, TUNED_NEW, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    l->existed ? st.st_mode & 07777 : 0644);
+	fd = openat(l->dfd, TUNED_NEW, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	l->tmp = true;
-	r = write_fd(fd, l->conf, strlen(l->conf));
+	r = fchmod(fd, l->existed ? st.st_mode & 07777 : 0644) < 0 ? -errno : 0;
+	if (r == 0)
+		r = write_fd(fd, l->conf, strlen(l->conf));
 	if (r == 0 && fsync(fd) < 0)
 		r = -errno;
 	if (close(fd) < 0 && r == 0)

@@ -179,6 +179,8 @@ static int do_watch(struct rcuqs_ctx *ctx, int argc, char **argv)
 		if (!ctx->json && (lines == 0 || (tty && lines % HEADER_EVERY == 0)))
 			print_header(nohz);
 		print_line(ctx, &rt, secs, nohz);
+		if (ferror(stdout))
+			break;	/* nobody reads the lines: main() says so */
 		lines++;
 		a = b;
 	}

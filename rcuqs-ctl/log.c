@@ -48,10 +48,8 @@ void log_switch(const struct rcuqs_ctx *ctx, const char *cmd, const char *from, 
 		const struct change *c, size_t n, bool other)
 {
 	char line[512];
-	size_t changed = 0;
+	size_t changed = changes_count(c, n);
 
-	for (size_t i = 0; i < n; i++)
-		changed += strcmp(c[i].old, c[i].now[0] ? c[i].now : c[i].value) != 0;
 	if (!changed && !other && strcmp(from, to) == 0)
 		return;
 	snprintf(line, sizeof(line), "profile %s -> %s (%s, %zu parameter%s changed)", from, to,

@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "output.h"
+#include "rcuqs.h"
+#include "util.h"
 
 static int add_cells(struct table *t, va_list ap)
 {
@@ -240,4 +243,23 @@ void json_bool(struct json *j, const char *key, bool val)
 void json_end(struct json *j)
 {
 	fputc('\n', j->f);
+}
+
+int close_stdout(int status)
+{
+	bool lost = ferror(stdout) != 0, pending = __fpending(stdout) != 0;
+	int r = 0;
+
+	errno = 0;
+	if (fclose(stdout) != 0)
+		r = errno;
+	/* As close_stream(): a stdout closed (>&-) that got nothing is fine. */
+	if (!lost && (!r || (r == EBADF && !pending)))
+		return status;
+	if (r)
+		errmsg("write error on standard output: %s", strerror(r));
+	else
+		errmsg("write error on standard output");
+	/* A command's own failure (a drift, a partial change) says more. */
+	return status == EXIT_OK ? EXIT_FAIL : status;
 }

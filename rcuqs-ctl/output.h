@@ -40,4 +40,11 @@ void json_real(struct json *j, const char *key, double val, bool have);
 void json_bool(struct json *j, const char *key, bool val);
 void json_end(struct json *j);	/* newline after the top value */
 
+/*
+ * At exit, as coreutils' close_stdout(): flush and close stdout; when
+ * anything written to it was lost (a full disk, an I/O error), say so and
+ * return EXIT_FAIL in place of a success, else status unchanged.
+ */
+int close_stdout(int status);
+
 #endif

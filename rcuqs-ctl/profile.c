@@ -218,6 +218,30 @@ static int parse_setting(const char *file, int lineno, char *key, char *value,
 	return 0;
 }
 
+/*
+ * Whether a description holds "|| KEY=" with KEY a known tunable: a
+ * setting written as an alternative of the description, which would be
+ * lost as text. Any other "||" is text, as 0.2 read it ("fast || safe").
+ */
+static bool setting_in_text(const char *value)
+{
+	for (const char *p = strstr(value, ALT_SEP); p; p = strstr(p + 1, ALT_SEP)) {
+		const char *k = p + strlen(ALT_SEP);
+		char key[128];
+		size_t n;
+
+		k += strspn(k, " \t");
+		n = strcspn(k, "= \t");
+		if (n == 0 || n >= sizeof(key) || k[n + strspn(k + n, " \t")] != '=')
+			continue;
+		memcpy(key, k, n);
+		key[n] = '\0';
+		if (tunable_find(key))
+			return true;
+	}
+	return false;
+}
+
 /* Parse one file; its own settings land in own[], include name in inc. */
 static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 		      char **description, int *desc_line, char *inc, int *inc_line)
@@ -258,8 +282,8 @@ static int parse_file(FILE *f, const char *file, struct setting own[N_TUNABLES],
 			r = -EINVAL;
 			break;
 		}
-		if ((strcmp(key, "description") == 0 || strcmp(key, "include") == 0) &&
-		    strstr(value, ALT_SEP)) {
+		if ((strcmp(key, "description") == 0 && setting_in_text(value)) ||
+		    (strcmp(key, "include") == 0 && strstr(value, ALT_SEP))) {
 			/* Not text: a setting written as its alternative would be lost. */
 			errmsg("%s:%d: '%s' cannot have alternatives ('" ALT_SEP "'): only runtime "
 			       "parameters can", file, lineno, key);

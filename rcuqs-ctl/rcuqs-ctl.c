@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "output.h"
 #include "rcuqs.h"
 #include "util.h"
 
@@ -113,7 +115,7 @@ static int globals_after(struct rcuqs_ctx *ctx, const char **root, const struct 
 	return -1;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "root", required_argument, NULL, 'r' },
@@ -205,4 +207,16 @@ int main(int argc, char **argv)
 	}
 	errmsg("unknown command '%s'", argv[optind]);
 	return usage_error();
+}
+
+int main(int argc, char **argv)
+{
+	/*
+	 * A file size limit (ulimit -f) reached must fail the write with
+	 * EFBIG, which every writer handles by undoing what it did, rather
+	 * than kill the tool half-way (export left its directories and a
+	 * tuned.conf.rcuqs-new behind).
+	 */
+	signal(SIGXFSZ, SIG_IGN);
+	return close_stdout(run(argc, argv));
 }

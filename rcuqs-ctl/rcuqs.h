@@ -29,6 +29,11 @@ enum {
 struct rcuqs_ctx {
 	const char *root;	/* "" for the real system, else a directory */
 	bool json;
+	/*
+	 * set-profile --check: pending_prepare() checks and writes nothing
+	 * (no temporary, no directory, no leftover removed).
+	 */
+	bool dry_run;
 };
 
 struct command {

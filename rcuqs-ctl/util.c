@@ -206,15 +206,20 @@ int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
 int read_trusted(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len)
 {
 	ssize_t got;
-	int fd = open_trusted(ctx, abs, "record");
+	int fd = open_trusted(ctx, abs, "record"), r;
 
+	/* Unsafe is -EINVAL; out of descriptors or memory is the system's. */
 	if (fd < 0)
-		return fd == -ENOENT ? fd : -EINVAL;
+		return fd;
 	got = read(fd, buf, len);
+	r = got < 0 ? -errno : 0;
 	close(fd);
-	if (got < 0 || got == (ssize_t)len || memchr(buf, '\0', (size_t)got)) {
-		errmsg("%s: %s", abs, got < 0 ? errstr(-errno) :
-		       got == (ssize_t)len ? "too long" : "NUL byte in the file");
+	if (r < 0) {
+		errmsg("%s: %s", abs, errstr(r));
+		return r;
+	}
+	if (got == (ssize_t)len || memchr(buf, '\0', (size_t)got)) {
+		errmsg("%s: %s", abs, got == (ssize_t)len ? "too long" : "NUL byte in the file");
 		return -EINVAL;
 	}
 	buf[got] = '\0';
@@ -391,13 +396,20 @@ int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *co
 	if (snprintf(pf->tmp, sizeof(pf->tmp), "%s.rcuqs-new", pf->path) >= (int)sizeof(pf->tmp) ||
 	    snprintf(pf->old, sizeof(pf->old), "%s.rcuqs-old", pf->path) >= (int)sizeof(pf->old))
 		return -ENAMETOOLONG;
-	unlink(pf->tmp);	/* a leftover from a crash; we hold the lock */
-	unlink(pf->old);
+	if (!ctx->dry_run) {
+		unlink(pf->tmp);	/* a leftover from a crash; we hold the lock */
+		unlink(pf->old);
+	}
 	r = check_target(pf, &st);
 	if (r < 0)
 		return r;
 	if (!content) {
 		pf->remove = pf->prepared = pf->existed;
+		pf->dry = ctx->dry_run;
+		return 0;
+	}
+	if (ctx->dry_run) {
+		pf->prepared = pf->dry = true;
 		return 0;
 	}
 	r = make_parents(pf);
@@ -448,6 +460,8 @@ int pending_commit(struct pending_file *pf)
 {
 	if (!pf->prepared)
 		return 0;
+	if (pf->dry)
+		return -EROFS;	/* a dry run commits nothing */
 	if (pf->existed) {
 		unlink(pf->old);
 		fault_point();
@@ -497,6 +511,8 @@ void pending_leftovers(const struct rcuqs_ctx *ctx, const char *abs)
 {
 	char path[PATH_MAX];
 
+	if (ctx->dry_run)
+		return;
 	if (snprintf(path, sizeof(path), "%s%s.rcuqs-new", ctx->root, abs) < (int)sizeof(path))
 		unlink(path);
 	if (snprintf(path, sizeof(path), "%s%s.rcuqs-old", ctx->root, abs) < (int)sizeof(path))
@@ -694,7 +710,7 @@ void pending_abort(struct pending_file *pf)
 {
 	if (pf->committed)
 		return;	/* pending_revert() or pending_done() */
-	if (pf->prepared && !pf->remove)
+	if (pf->prepared && !pf->remove && !pf->dry)
 		unlink(pf->tmp);
 	pf->prepared = false;
 	while (pf->nmade > 0)

@@ -55,8 +55,9 @@ int open_regular(const struct rcuqs_ctx *ctx, const char *abs, int flags, struct
 int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind);
 /*
  * A record of rcuqs's in /etc/rcuqs, through open_trusted(), whole into
- * buf (NUL-terminated): 0, -ENOENT when there is none (not said), or
- * -EINVAL (said why: unsafe, too long for buf, a NUL byte).
+ * buf (NUL-terminated): 0, -ENOENT when there is none (not said),
+ * -EINVAL (said why: unsafe, too long for buf, a NUL byte), or another
+ * -errno (said: the system's failure, EMFILE or EIO, not the record's).
  */
 int read_trusted(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len);
 /*
@@ -104,7 +105,9 @@ struct pending_file {
 	char made[4][PATH_MAX];	/* directories we created, innermost last */
 	int nmade;
 	bool prepared, existed, committed, remove;
+	bool dry;	/* ctx->dry_run: prepared on paper, nothing written */
 };
+/* With ctx->dry_run, only checks: prepared (and dry) as it would be, nothing written. */
 int pending_prepare(const struct rcuqs_ctx *ctx, const char *abs, const char *content,
 		    struct pending_file *pf);
 int pending_commit(struct pending_file *pf);

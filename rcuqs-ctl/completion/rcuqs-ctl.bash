@@ -21,6 +21,25 @@ _rcuqs_ctl_tool()
 	fi
 }
 
+# _rcuqs_ctl_root DIR: root=(--root DIR), a leading ~ or ~USER expanded
+# as the shell will expand it when the line runs (the words completion
+# sees are as typed).
+_rcuqs_ctl_root()
+{
+	local d=$1 user home
+	if [[ $d == \~* ]]; then
+		user=${d%%/*}
+		user=${user#\~}
+		if [[ -z $user ]]; then
+			home=$HOME
+		else
+			home=$(getent passwd -- "$user" 2>/dev/null | cut -d: -f6)
+		fi
+		[[ -n $home ]] && d=$home${d:1+${#user}}
+	fi
+	root=(--root "$d")
+}
+
 _rcuqs_ctl()
 {
 	local cur tool help verb="" synopsis="" w i
@@ -55,10 +74,11 @@ _rcuqs_ctl()
 		w=${words[i]}
 		case $w in
 		-r | --root)
-			((i + 1 < cword)) && root=(--root "${words[i + 1]}")
+			((i + 1 < cword)) && _rcuqs_ctl_root "${words[i + 1]}"
 			((i++))
 			;;
-		--root=*) root=(--root "${w#--root=}") ;;
+		--root=*) _rcuqs_ctl_root "${w#--root=}" ;;
+		-r?*) _rcuqs_ctl_root "${w#-r}" ;;
 		-*) ;;
 		*)
 			verb=$w
@@ -100,10 +120,11 @@ _rcuqs_ctl()
 			break
 			;;
 		-r | --root)
-			((j + 1 < cword)) && root=(--root "${words[j + 1]}")
+			((j + 1 < cword)) && _rcuqs_ctl_root "${words[j + 1]}"
 			((j++))
 			;;
-		--root=*) root=(--root "${w#--root=}") ;;
+		--root=*) _rcuqs_ctl_root "${w#--root=}" ;;
+		-r?*) _rcuqs_ctl_root "${w#-r}" ;;
 		esac
 	done
 
