@@ -35,7 +35,7 @@ export BUILD RESULTS
 
 SUBDIRS := rcuqs-ctl man systemd-units
 
-.PHONY: all deps tool kernel kernel-deb refresh image demo bench bench-cost check check-lockdep check-deb deb install clean distclean torture
+.PHONY: all deps tool kernel kernel-deb refresh image demo bench bench-cost check check-lockdep check-rt check-deb deb install clean distclean torture
 
 # The default goal: the tool and nothing else. It runs no install-deps.sh
 # (whose full set wants QEMU, clang, debootstrap and Debian 12's
@@ -139,6 +139,12 @@ demo: deps
 # The guest suite on a third kernel with lockdep and PROVE_RCU (debug run).
 check-lockdep: deps
 	$(MAKE) -C guest-image check-lockdep
+
+# The limit's report on a 6.12 PREEMPT_RT kernel with lockdep, beside a
+# task preempted inside local_bh_disable() (guest-image check-rt); an
+# extra kernel build, not part of make check.
+check-rt: deps
+	$(MAKE) -C guest-image check-rt
 
 # rcutorture's own scenarios (TREE01, TREE04, TREE07, TASKS01, TRACE01, and
 # TREE04 with lockdep) on the 6.1 series, the limit at 1, 16 and 256 and

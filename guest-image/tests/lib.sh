@@ -183,6 +183,8 @@ loop() {
 	get r_gpmax $M/gp_max_us
 	get r_gp50 $M/gp_p50_us
 	get r_gp99 $M/gp_p99_us
+	get r_bhs $M/bh_sections
+	get r_bhp $M/bh_preempts
 	modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"
 	for c in $COUNTERS; do
 		d[$c]=$((c1[$c] - c0[$c]))

@@ -30,6 +30,17 @@
  * synchronize_rcu_tasks() instead: a Tasks RCU grace period waits for
  * the looping kthread, which neither sleeps nor enters user space.
  *
+ * bh_load=1 runs a third kthread on the loop's CPU while the loop runs,
+ * almost always inside local_bh_disable(): it spins bh_us microseconds
+ * with bottom halves disabled, enables them and starts again, as a
+ * threaded interrupt handler does (irq_forced_thread_fn()).  Under
+ * PREEMPT_RT such a section is preemptible, so the loop runs while
+ * another task on its CPU holds the CPU's bottom-half lock
+ * (softirq_ctrl.lock): the case where a local_bh_disable() with
+ * preemption disabled finds the per-CPU count taken.  bh_preempts counts
+ * the sections in which that kthread was preempted (always 0 without
+ * PREEMPT_RT, where bottom-half-disabled code is not preemptible).
+ *
  * The results are read-only parameters under
  * /sys/module/rcuqs_loop/parameters/ and one line in the kernel log:
  * done_loops, loop_us (loop duration), gps (synchronize_rcu() calls
@@ -45,6 +56,7 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
+#include <linux/interrupt.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -104,6 +116,22 @@ MODULE_PARM_DESC(gp_log_us, "Log each synchronize_rcu() slower than this, micros
 static uint gp_gap_us;
 module_param(gp_gap_us, uint, 0444);
 MODULE_PARM_DESC(gp_gap_us, "Sleep between synchronize_rcu() calls, microseconds");
+
+static bool bh_load;
+module_param(bh_load, bool, 0444);
+MODULE_PARM_DESC(bh_load, "Run a kthread in local_bh_disable() sections on the loop's CPU meanwhile");
+
+static uint bh_us = 200;
+module_param(bh_us, uint, 0444);
+MODULE_PARM_DESC(bh_us, "Length of each bh_load section, microseconds (1..10000)");
+
+static ulong bh_sections;
+module_param(bh_sections, ulong, 0444);
+MODULE_PARM_DESC(bh_sections, "Result: bh_load sections run");
+
+static ulong bh_preempts;
+module_param(bh_preempts, ulong, 0444);
+MODULE_PARM_DESC(bh_preempts, "Result: bh_load sections in which the kthread was preempted");
 
 static ulong done_loops;
 module_param(done_loops, ulong, 0444);
@@ -228,6 +256,22 @@ static int gp_fn(void *unused)
 	return 0;
 }
 
+static int bh_fn(void *unused)
+{
+	while (!kthread_should_stop()) {
+		unsigned long nivcsw;
+
+		local_bh_disable();
+		nivcsw = READ_ONCE(current->nivcsw);
+		udelay(bh_us);
+		if (READ_ONCE(current->nivcsw) != nivcsw)
+			bh_preempts++;
+		local_bh_enable();
+		bh_sections++;
+	}
+	return 0;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	u32 x = *(const u32 *)a, y = *(const u32 *)b;
@@ -247,7 +291,7 @@ static void gp_percentiles(void)
 
 static int __init rcuqs_loop_init(void)
 {
-	struct task_struct *looper, *gper = NULL;
+	struct task_struct *looper, *gper = NULL, *bher = NULL;
 
 	if (!loops && !ms)
 		return 0;
@@ -261,6 +305,10 @@ static int __init rcuqs_loop_init(void)
 	}
 	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu)) {
 		pr_err("cpu=%d is not an online CPU\n", cpu);
+		return -EINVAL;
+	}
+	if (bh_load && (sys || !bh_us || bh_us > 10000)) {
+		pr_err("bh_load=1 needs a kthread loop (no sys=1) and bh_us in 1..10000\n");
 		return -EINVAL;
 	}
 	if (sys) {
@@ -282,6 +330,17 @@ static int __init rcuqs_loop_init(void)
 		if (gp_cpu >= 0)
 			kthread_bind(gper, gp_cpu);
 		wake_up_process(gper);
+	}
+	if (bh_load) {
+		bher = kthread_create_on_cpu(bh_fn, NULL, cpu, "rcuqs_bh/%u");
+		if (IS_ERR(bher)) {
+			if (gper)
+				kthread_stop(gper);
+			kvfree(gp_samples);
+			kthread_stop(looper);
+			return PTR_ERR(bher);
+		}
+		wake_up_process(bher);
 	}
 	if (sys) {
 		cpumask_var_t old;
@@ -308,15 +367,17 @@ static int __init rcuqs_loop_init(void)
 		wait_for_completion(&loop_done);
 		kthread_stop(looper);
 	}
+	if (bher)
+		kthread_stop(bher);
 	if (gper) {
 		kthread_stop(gper);
 		gp_percentiles();
 		kvfree(gp_samples);
 	}
-	pr_info("sys=%d cpu=%d lock=%d spin=%d idle=%d delay_ns=%u gp_load=%d gp_tasks=%d gp_cpu=%d done_loops=%lu loop_us=%lu gps=%lu gps_in_loop=%lu gp_p50_us=%lu gp_p99_us=%lu gp_max_us=%lu\n",
+	pr_info("sys=%d cpu=%d lock=%d spin=%d idle=%d delay_ns=%u gp_load=%d gp_tasks=%d gp_cpu=%d bh_load=%d done_loops=%lu loop_us=%lu gps=%lu gps_in_loop=%lu gp_p50_us=%lu gp_p99_us=%lu gp_max_us=%lu bh_sections=%lu bh_preempts=%lu\n",
 		sys, cpu, lock, spin, idle, delay_ns, gp_load, gp_tasks, gp_cpu,
-		done_loops, loop_us, gps, gps_in_loop, gp_p50_us, gp_p99_us,
-		gp_max_us);
+		bh_load, done_loops, loop_us, gps, gps_in_loop, gp_p50_us,
+		gp_p99_us, gp_max_us, bh_sections, bh_preempts);
 	return 0;
 }
 
