@@ -184,7 +184,8 @@ static void run_loop(void)
 		if (loops) {
 			if (n >= loops)
 				break;
-		} else if (!(n & 1023) && ktime_after(ktime_get(), end)) {
+		} else if ((nopreempt_us || !(n & 1023)) &&
+			   ktime_after(ktime_get(), end)) {
 			break;
 		}
 		if (nopreempt_us) {
