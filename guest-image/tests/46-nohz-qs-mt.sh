@@ -154,15 +154,6 @@ case " ${rsch[nopreempt]:-missing} " in
 	;;
 esac
 
-# The reschedule waits for the urgent request, so jiffies_till_sched_qs
-# sets when the loop's grace periods end: with it at auto (100 ms) they
-# last longer than at 1, measured side by side (a reschedule from the
-# first request would end both at the first stretch's end).
-# shellcheck disable=SC2086
-m=$(median ${p50[nopreempt]:-0}) m1=$(median ${p50[nopreempt1]:-0})
-ratio_le "$m1" "$m" 3 4 \
-	"preemption-disabled loop: median p50 with jiffies_till_sched_qs=auto ($(ms $m) ms) at least 4/3 of that at 1 ($(ms $m1) ms): no reschedule before the urgent request"
-
 # 4. No request to a CPU whose tick RCU has forced back on: with
 # jiffies_till_sched_qs=1 the urgent request forces the tick on within
 # a jiffy or two of the grace period's start, so a grace period that the
