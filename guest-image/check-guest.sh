@@ -14,7 +14,9 @@
 # RCUQS_TORTURE lists the variant (default: none dynamic dynamic-6.12 lazy-7.3; RCUQS_TORTURE=
 # skips it and boots 'bootargs-linux-3.16' instead; RCUQS_TORTURE_SECS sets
 # its length, 60), and on 7.3 'nohz-qs' (46-nohz-qs.sh, CPUs 2-3
-# nohz_full, user space on CPUs 0-1). rcuqs.test_active=P records P as
+# nohz_full, user space on CPUs 0-1), 'nohzmt' (46-nohz-qs-mt.sh, the
+# same under multi-threaded TCG) and 'nohzpatience' (46-nohz-patience.sh,
+# rcutree.nohz_full_patience_delay=500). rcuqs.test_active=P records P as
 # the active profile before rcuqs.service looks
 # (units/rcuqs-test-active.service).
 set -uo pipefail
@@ -62,6 +64,8 @@ bootargs() {
 boot_jobs=${RCUQS_BOOT_JOBS:-1}
 [[ $boot_jobs =~ ^[1-9][0-9]*$ ]] || { echo "check-guest: RCUQS_BOOT_JOBS '$boot_jobs' is not a number" >&2; exit 2; }
 boots=()
+# Boots run under multi-threaded TCG (RCUQS_ACCEL, when set, wins).
+MT_BOOTS="nohzmt"
 boot() {
 	local b=$1 part=$BUILD/guest-$v/$1.part
 	shift
@@ -71,6 +75,9 @@ boot() {
 	while (($(jobs -rp | wc -l) >= boot_jobs)); do wait -n; done
 	(
 		t0=$(date +%s)
+		case " $MT_BOOTS " in
+		*" $b "*) export RCUQS_ACCEL=${RCUQS_ACCEL:--accel tcg,thread=multi} ;;
+		esac
 		"$here/run-guest.sh" -o "$part" "$v" "$b" "$@"
 		echo $? >"$part.rc"
 		echo "# boot $b: $(($(date +%s) - t0)) s" >>"$part"
@@ -108,10 +115,19 @@ case " $torture " in
 esac
 
 # 7.3 only: rcutree.jiffies_till_nohz_qs against jiffies_till_sched_qs=1
-# and the no-loop floor, a kernel loop on nohz_full CPU 2 (46-nohz-qs).
+# and the no-loop floor, a kernel loop on nohz_full CPU 2 (46-nohz-qs);
+# its request where the asking and the asked vCPU run in parallel
+# (46-nohz-qs-mt, multi-threaded TCG: 7.3's series flips no static key);
+# and under rcutree.nohz_full_patience_delay (46-nohz-patience).
 case $v in
-# shellcheck disable=SC2086
-*-7.3) boot nohz-qs $HOUSEKEEPING ;;
+*-7.3)
+	# shellcheck disable=SC2086
+	boot nohz-qs $HOUSEKEEPING
+	# shellcheck disable=SC2086
+	boot nohzmt $HOUSEKEEPING
+	# shellcheck disable=SC2086
+	boot nohzpatience $HOUSEKEEPING rcutree.nohz_full_patience_delay=500
+	;;
 esac
 
 wait

@@ -4,7 +4,7 @@
 # baseline folder such as 6.12 or 7.3 is found here too): the code does
 # what the changelogs say, and the changelogs and documentation say what
 # the code does. Each check failed on the series before the review's
-# fixes (issue 19); the guest suite tests the behaviour itself
+# fixes (issue 19; 7.3's 2/5: issue 29); the guest suite tests the behaviour itself
 # (42-tasks-rcu, 40-limit, 10-params, 20-runtime, 62-torture-scope).
 #
 # Patches are found by their subject, not their number, and the test
@@ -129,6 +129,26 @@ if [ -n "$nolimit" ]; then
 		sh -c "grep -q '__cond_resched_lock()' '$cover' && grep -q 'lock variants need no limit' '$cover' && ! grep -qi 'pending measurement' '$cover'"
 	t "2/5: the request asks a CPU it cannot note a quiescent state on to reschedule (the lock-variant loops)" \
 		has "$(pick rcu-Ask-looping-nohz_full)" '^\+.*set_need_resched_current\(\)'
+	# The second review of 7.3's 2/5 (issue 29, items 1-4 and 6).
+	pa=$(pick rcu-Ask-looping-nohz_full)
+	h='static void rcu_nohz_qs_handler'
+	ask='static void rcu_nohz_qs_ask'
+	# fn_has FILE FUNCTION PATTERN: the added function has PATTERN.
+	fn_has() { fn "$1" "$2" | grep -q -- "$3"; }
+	handler_locks() { fn_has "$pa" "$h" 'raw_spin_lock_rcu_node(rnp)' && fn_lacks "$pa" "$h" 'note_gp_changes(rdp)'; }
+	resched_urgent() { fn "$pa" "$h" | grep -B1 'set_need_resched_current' | grep -q 'rcu_urgent_qs'; }
+	ask_restrained() { fn_has "$pa" "$ask" 'nohz_full_patience_delay_jiffies' && fn_has "$pa" "$ask" 'rdp->rcu_forced_tick)'; }
+	changelog_true() { has "$pa" 'last_fqs_resched' && hasnt "$pa" 'what its scheduling-clock' && hasnt "$pa" 'at three times that age'; }
+	t "2/5: the handler waits for the leaf lock (raw_spin_lock_rcu_node()), no note_gp_changes() trylock" handler_locks
+	t "2/5: the handler raises no softirq and wakes no rcuc (no invoke_rcu_core())" \
+		fn_lacks "$pa" "$h" 'invoke_rcu_core'
+	t "2/5: in a reader the handler leaves the quiescent state to rcu_read_unlock() (need_qs)" \
+		has "$pa" '^\+.*rcu_read_unlock_special\.b\.need_qs = true'
+	t "2/5: the handler reschedules only once rcu_urgent_qs is set" resched_urgent
+	t "2/5: the scan honours nohz_full_patience_delay and a forced tick" ask_restrained
+	t "2/5: the changelog gives resched_cpu()'s age from ->last_fqs_resched, and no 'what the tick would do'" changelog_true
+	t "0/5: the testing section does not say rcutorture was not run" \
+		hasnt "$cover" 'yet through the whole rcuqs guest suite nor rcutorture'
 	t "3/5: no limit_qs counter without the limit" hasnt "$p3" '^\+.*limit_qs'
 	t "5/5: rcutorture does not write a cond_resched_qs_limit that does not exist" hasnt "$p5" '^\+.*cond_resched_qs_limit'
 	t "4/5: no MODULE_PARM_DESC for a cond_resched_qs_limit that does not exist" \

@@ -14,7 +14,9 @@
 # series' limit also counted in and the one place left on 7.3 where it
 # could act (kernel-patches/7.3 cover letter): there the request cannot
 # note a quiescent state (preemption is disabled) and asks for a
-# reschedule instead; asserted no worse than jiffies_till_sched_qs=1.
+# reschedule only once the grace period is jiffies_to_sched_qs old, as
+# the tick does; asserted: half the defaults' median at most (they wait
+# for the resched_cpu() kick at three times that age), no worse at p99.
 . "$RCUQS_LIB/lib.sh"
 
 ROUNDS=${RCUQS_NOHZ_QS_ROUNDS:-4}
@@ -150,11 +152,11 @@ done
 goal=$((m99[floor] * 3 / 2))
 ((goal < 40000)) && goal=40000
 diag "goal p99 <= $(ms $goal) ms: kthread loop $(ms ${m99[nohzqs1]:-0}) ms, system-call loop $(ms ${m99[nohzqs1/sys]:-0}) ms"
-k=nohzqs1/lock j=jtsq1/lock
-ratio_le "${m50[$k]}" "${m50[$j]}" 1 1 \
-	"cond_resched_lock() loop on nohz_full CPU $nz: median p50 under latency, jiffies_till_nohz_qs=1 ($(ms ${m50[$k]:-0}) ms) no worse than jiffies_till_sched_qs=1's ($(ms ${m50[$j]:-0}) ms)"
+k=nohzqs1/lock j=off/lock
+ratio_le "${m50[$k]}" "${m50[$j]}" 1 2 \
+	"cond_resched_lock() loop on nohz_full CPU $nz: median p50 under latency, jiffies_till_nohz_qs=1 ($(ms ${m50[$k]:-0}) ms) at most half the defaults' ($(ms ${m50[$j]:-0}) ms)"
 ratio_le "${m99[$k]}" "${m99[$j]}" 1 1 \
-	"cond_resched_lock() loop on nohz_full CPU $nz: median p99 under latency, jiffies_till_nohz_qs=1 ($(ms ${m99[$k]:-0}) ms) no worse than jiffies_till_sched_qs=1's ($(ms ${m99[$j]:-0}) ms)"
+	"cond_resched_lock() loop on nohz_full CPU $nz: median p99 under latency, jiffies_till_nohz_qs=1 ($(ms ${m99[$k]:-0}) ms) no worse than the defaults' ($(ms ${m99[$j]:-0}) ms)"
 diag "cond_resched_lock() loop, median p50/p99 ms: off $(ms ${m50[off/lock]:-0})/$(ms ${m99[off/lock]:-0})," \
 	"  jiffies_till_sched_qs=1 $(ms ${m50[jtsq1/lock]:-0})/$(ms ${m99[jtsq1/lock]:-0})," \
 	"  jiffies_till_nohz_qs=1 $(ms ${m50[nohzqs1/lock]:-0})/$(ms ${m99[nohzqs1/lock]:-0})," \

@@ -185,11 +185,12 @@ loop() {
 	get r_gp99 $M/gp_p99_us
 	get r_bhs $M/bh_sections
 	get r_bhp $M/bh_preempts
+	get r_nivcsw $M/loop_nivcsw
 	modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"
 	for c in $COUNTERS; do
 		d[$c]=$((c1[$c] - c0[$c]))
 	done
-	diag "$*: done_loops=$r_loops loop_us=$r_us gps=$r_gps gps_in_loop=$r_gpin" \
+	diag "$*: done_loops=$r_loops loop_us=$r_us loop_nivcsw=$r_nivcsw gps=$r_gps gps_in_loop=$r_gpin" \
 		"  gp_p50_us=$r_gp50 gp_p99_us=$r_gp99 gp_max_us=$r_gpmax;" \
 		"  growth: $(for c in $COUNTERS; do printf '%s=%s ' $c ${d[$c]}; done)"
 }

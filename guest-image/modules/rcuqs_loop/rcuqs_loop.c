@@ -7,7 +7,8 @@
  * about, and returns when the loop is over:
  *
  *   insmod rcuqs_loop.ko loops=L [cpu=C] [lock=1] [gp_load=1]
- *   insmod rcuqs_loop.ko ms=T [cpu=C] [lock=1 | spin=1 | idle=1]
+ *   insmod rcuqs_loop.ko ms=T [cpu=C] [lock=1 | spin=1 | idle=1 | reader=1 |
+ *          nopreempt_us=P]
  *          [delay_ns=D] [gp_load=1 [gp_cpu=G] [gp_gap_us=U]]
  *
  * loops=L makes exactly L calls; ms=T loops for T milliseconds instead.
@@ -16,6 +17,12 @@
  * cond_resched_lock() on a held spinlock instead of cond_resched(); spin=1
  * calls neither (cpu_relax() only), a loop RCU can only end by kicking;
  * idle=1 sleeps for T ms instead of looping, the no-loop floor.
+ * reader=1 spins delay_ns inside rcu_read_lock() before every
+ * cond_resched(), so that an interrupt almost always finds the loop in a
+ * read-side critical section. nopreempt_us=P spins P us at a time with
+ * preemption disabled (no lock, no cond_resched() inside), then enables
+ * preemption again: a loop no request can get a quiescent state from
+ * before the chunk ends.
  * sys=1 runs the loop in the calling task instead, moved to CPU C for
  * the loop: a long system call (finit_module()) that user space drives,
  * not a kthread.
@@ -46,7 +53,9 @@
  * done_loops, loop_us (loop duration), gps (synchronize_rcu() calls
  * timed), gps_in_loop (those of them that also returned before the loop
  * ended), gp_p50_us, gp_p99_us and gp_max_us (their latency: median,
- * 99th percentile by nearest rank, slowest).
+ * 99th percentile by nearest rank, slowest), loop_nivcsw (involuntary
+ * context switches of the looping task during the loop: preemptions,
+ * such as a reschedule that RCU forced).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -88,6 +97,14 @@ MODULE_PARM_DESC(spin, "Call cpu_relax() only, no cond_resched()");
 static bool idle;
 module_param(idle, bool, 0444);
 MODULE_PARM_DESC(idle, "Sleep for ms milliseconds instead of looping");
+
+static bool reader;
+module_param(reader, bool, 0444);
+MODULE_PARM_DESC(reader, "Spin delay_ns inside rcu_read_lock() before each cond_resched()");
+
+static uint nopreempt_us;
+module_param(nopreempt_us, uint, 0444);
+MODULE_PARM_DESC(nopreempt_us, "Spin this many microseconds at a time with preemption disabled");
 
 static bool sys;
 module_param(sys, bool, 0444);
@@ -141,6 +158,10 @@ static ulong loop_us;
 module_param(loop_us, ulong, 0444);
 MODULE_PARM_DESC(loop_us, "Result: loop duration in microseconds");
 
+static ulong loop_nivcsw;
+module_param(loop_nivcsw, ulong, 0444);
+MODULE_PARM_DESC(loop_nivcsw, "Result: involuntary context switches of the looping task");
+
 static ulong gps;
 module_param(gps, ulong, 0444);
 MODULE_PARM_DESC(gps, "Result: synchronize_rcu() calls done during the loop");
@@ -176,6 +197,7 @@ static void run_loop(void)
 {
 	ktime_t start = loop_start = ktime_get();
 	ktime_t end = ktime_add_ms(start, ms);
+	ulong nivcsw = current->nivcsw;
 	ulong n = 0;
 
 	WRITE_ONCE(loop_running, true);
@@ -190,12 +212,25 @@ static void run_loop(void)
 		if (loops) {
 			if (n >= loops)
 				break;
-		} else if (!(n & 1023) && ktime_after(ktime_get(), end)) {
+		} else if ((nopreempt_us || !(n & 1023)) &&
+			   ktime_after(ktime_get(), end)) {
 			break;
 		}
-		if (delay_ns)
+		if (nopreempt_us) {
+			uint us;
+
+			preempt_disable();
+			for (us = 0; us < nopreempt_us; us++)
+				udelay(1);
+			preempt_enable();
+		} else if (reader) {
+			rcu_read_lock();
 			ndelay(delay_ns);
-		if (spin)
+			rcu_read_unlock();
+		} else if (delay_ns) {
+			ndelay(delay_ns);
+		}
+		if (spin || nopreempt_us)
 			cpu_relax();
 		else if (lock)
 			cond_resched_lock(&loop_lock);
@@ -206,6 +241,7 @@ static void run_loop(void)
 	if (lock)
 		spin_unlock(&loop_lock);
 out:
+	loop_nivcsw = current->nivcsw - nivcsw;
 	done_loops = n;
 	loop_us = ktime_us_delta(ktime_get(), start);
 }
@@ -299,6 +335,11 @@ static int __init rcuqs_loop_init(void)
 		pr_err("spin=1 and idle=1 need ms=T, no lock=1 and each other\n");
 		return -EINVAL;
 	}
+	if ((reader || nopreempt_us) &&
+	    (!ms || lock || spin || idle || (reader && nopreempt_us))) {
+		pr_err("reader=1 and nopreempt_us=P need ms=T, no lock=1, spin=1, idle=1 and each other\n");
+		return -EINVAL;
+	}
 	if (gp_cpu >= 0 && (gp_cpu >= nr_cpu_ids || !cpu_online(gp_cpu))) {
 		pr_err("gp_cpu=%d is not an online CPU\n", gp_cpu);
 		return -EINVAL;
@@ -374,10 +415,11 @@ static int __init rcuqs_loop_init(void)
 		gp_percentiles();
 		kvfree(gp_samples);
 	}
-	pr_info("sys=%d cpu=%d lock=%d spin=%d idle=%d delay_ns=%u gp_load=%d gp_tasks=%d gp_cpu=%d bh_load=%d done_loops=%lu loop_us=%lu gps=%lu gps_in_loop=%lu gp_p50_us=%lu gp_p99_us=%lu gp_max_us=%lu bh_sections=%lu bh_preempts=%lu\n",
-		sys, cpu, lock, spin, idle, delay_ns, gp_load, gp_tasks, gp_cpu,
-		bh_load, done_loops, loop_us, gps, gps_in_loop, gp_p50_us,
-		gp_p99_us, gp_max_us, bh_sections, bh_preempts);
+	pr_info("sys=%d cpu=%d lock=%d spin=%d idle=%d reader=%d nopreempt_us=%u delay_ns=%u gp_load=%d gp_tasks=%d gp_cpu=%d bh_load=%d done_loops=%lu loop_us=%lu loop_nivcsw=%lu gps=%lu gps_in_loop=%lu gp_p50_us=%lu gp_p99_us=%lu gp_max_us=%lu bh_sections=%lu bh_preempts=%lu\n",
+		sys, cpu, lock, spin, idle, reader, nopreempt_us, delay_ns,
+		gp_load, gp_tasks, gp_cpu, bh_load, done_loops, loop_us,
+		loop_nivcsw, gps, gps_in_loop, gp_p50_us, gp_p99_us, gp_max_us,
+		bh_sections, bh_preempts);
 	return 0;
 }
 

@@ -1,0 +1,171 @@
+# boots: nohzmt
+# What rcutree.jiffies_till_nohz_qs's request does on the CPU it asks,
+# where the asking CPU and the asked one run at once: this boot runs under
+# multi-threaded TCG (check-guest.sh; the 7.3 series flips no static key,
+# the one thing thread=multi breaks here, see run-guest.sh), so the
+# handler can run while the FQS scan that queued it still holds the leaf
+# rcu_node lock. Each run loads rcuqs_loop on nohz_full CPU 2 with
+# synchronize_rcu() timed from CPU 0 every 5 ms, settings rotated over the
+# rounds; asserted are counts and ratios of counts, never a time:
+# - a plain kthread loop (cpu_relax() only: outside any reader, preemption
+#   on; ndelay() disables preemption while it spins): nearly every request
+#   reports the quiescent state (nohz_qs_reports against nohz_qs_asks),
+#   even when the scan still held the lock at ask time;
+# - a loop that spends its time in rcu_read_lock() sections: no
+#   reschedule forced (nohz_qs_rescheds, and the loop task's preemptions),
+#   rcu_read_unlock() notes the quiescent state instead;
+# - a loop with preemption disabled 40 ms at a time: no reschedule before
+#   the grace period is jiffies_to_sched_qs old (jiffies_till_sched_qs
+#   auto: at most one a grace period, against many requests), and with jiffies_till_sched_qs=1, whose urgent request turns
+#   the tick back on, no more requests once the tick is forced (a few per
+#   grace period, not one every jiffy).
+# Counters read from a kernel without nohz_qs_rescheds (2/5 before the
+# review) count as missing and fail.
+. "$RCUQS_LIB/lib.sh"
+
+ROUNDS=${RCUQS_NOHZ_QS_MT_ROUNDS:-3}
+MS=2500
+gp="gp_load=1 gp_cpu=0 gp_gap_us=5000"
+
+if [ ! -e "$P/jiffies_till_nohz_qs" ]; then
+	ok "jiffies_till_nohz_qs under MTTCG # SKIP rcutree.jiffies_till_nohz_qs is not on this kernel ($(uname -r))"
+	exit 0
+fi
+housekept
+nz=$(rd /sys/devices/system/cpu/nohz_full)
+nz=${nz%%[-,]*}
+case $nz in
+'' | *[!0-9]* | 0 | 1)
+	nok "the boot has a nohz_full CPU other than 0 and 1 (nohz_full='$(rd /sys/devices/system/cpu/nohz_full)')"
+	exit 0
+	;;
+esac
+diag "vCPUs run in parallel: $(grep -c '^processor' /proc/cpuinfo) CPUs; loop on CPU $nz, ${MS} ms a run, $ROUNDS rounds"
+
+# num NAME: a counter, or -1 when this kernel lacks it.
+num() {
+	local x
+	get x "$Q/$1"
+	[[ $x =~ ^[0-9]+$ ]] && echo "$x" || echo -1
+}
+# sum LIST: the sum of the integers in LIST.
+sum() { local x t=0; for x in $1; do t=$((t + x)); done; echo $t; }
+
+old_jtsq=$(param jiffies_till_sched_qs)
+old_jnq=$(param jiffies_till_nohz_qs)
+
+declare -A asks reps rsch gps nivcsw p50
+run() {	# run KEY JTSQ LOOP-ARGS...
+	local key=$1 a0 r0 s0 g0
+	setp jiffies_till_sched_qs "$2"
+	setp jiffies_till_nohz_qs 1
+	shift 2
+	a0=$(num nohz_qs_asks) r0=$(num nohz_qs_reports) s0=$(num nohz_qs_rescheds) g0=$(num gp_completed)
+	loop ms=$MS cpu=$nz $gp "$@" || return
+	asks[$key]+=" $(($(num nohz_qs_asks) - a0))"
+	reps[$key]+=" $(($(num nohz_qs_reports) - r0))"
+	if [ "$s0" -ge 0 ]; then
+		rsch[$key]+=" $(($(num nohz_qs_rescheds) - s0))"
+	else
+		rsch[$key]+=" missing"
+	fi
+	gps[$key]+=" $(($(num gp_completed) - g0))"
+	nivcsw[$key]+=" $r_nivcsw"
+	p50[$key]+=" $r_gp50"
+}
+
+set -- plain reader nopreempt nopreempt1
+n=$#
+for ((r = 0; r < ROUNDS; r++)); do
+	for ((i = 0; i < n; i++)); do
+		idx=$(((i + r) % n + 1))
+		case ${!idx} in
+		plain) run plain auto spin=1 ;;
+		reader) run reader auto reader=1 delay_ns=1000 ;;
+		nopreempt) run nopreempt auto nopreempt_us=40000 ;;
+		nopreempt1) run nopreempt1 1 nopreempt_us=40000 ;;
+		esac
+	done
+done
+apply_old() { setp jiffies_till_sched_qs "$old_jtsq"; setp jiffies_till_nohz_qs "$old_jnq"; }
+apply_old
+
+for key in plain reader nopreempt nopreempt1; do
+	diag "$key: per run: asks${asks[$key]:-} reports${reps[$key]:-} rescheds${rsch[$key]:-}" \
+		"  grace periods${gps[$key]:-} loop preemptions${nivcsw[$key]:-} p50 us${p50[$key]:-}"
+done
+
+# 1. The lock the scan holds when it asks does not lose the request.
+a=$(sum "${asks[plain]:-}") rp=$(sum "${reps[plain]:-}")
+if [ "$a" -ge 20 ] && [ $((20 * rp)) -ge $((19 * a)) ]; then
+	ok "kthread loop, vCPUs in parallel: at least 19 in 20 requests reported the quiescent state ($rp of $a)"
+else
+	nok "kthread loop, vCPUs in parallel: at least 19 in 20 requests reported the quiescent state ($rp of $a, at least 20 asked)"
+fi
+
+# 2. No reschedule forced inside a preemptible reader.
+a=$(sum "${asks[reader]:-}")
+case " ${rsch[reader]:-missing} " in
+*" missing "*) nok "reader loop: nohz_qs_rescheds is on this kernel" ;;
+*)
+	s=$(sum "${rsch[reader]}")
+	if [ "$a" -gt 0 ] && [ "$s" = 0 ]; then
+		ok "reader loop: $a requests, no reschedule forced (nohz_qs_rescheds +0)"
+	else
+		nok "reader loop: $a requests, no reschedule forced (nohz_qs_rescheds +$s)"
+	fi
+	;;
+esac
+# What rcu_read_unlock() noted, the next request reports: about every
+# other request reports in this loop. A handler that preempts the reader
+# instead leaves nothing for a request to report.
+rp=$(sum "${reps[reader]:-}")
+if [ "$a" -gt 0 ] && [ $((3 * rp)) -ge "$a" ]; then
+	ok "reader loop: at least 1 in 3 requests reported a quiescent state that rcu_read_unlock() noted ($rp of $a)"
+else
+	nok "reader loop: at least 1 in 3 requests reported a quiescent state that rcu_read_unlock() noted ($rp of $a)"
+fi
+# The loop task's own preemptions stay few against the requests (a forced
+# reschedule that switched away from it counts here; one that found
+# nothing else to run does not, so this is a lower bound).
+pv=$(sum "${nivcsw[reader]:-}")
+if [ $((4 * pv)) -le "$a" ]; then
+	ok "reader loop: the looping task was preempted $pv times for $a requests (at most 1 in 4)"
+else
+	nok "reader loop: the looping task was preempted $pv times for $a requests (at most 1 in 4)"
+fi
+
+# 3. With preemption disabled: no reschedule from a request before the
+# grace period is jiffies_to_sched_qs old (auto: 100 ms, longer than the
+# 40 ms stretches, so every grace period gets that old). The loop holds
+# each grace period until a reschedule: from then on one per grace
+# period at most (the request that finds rcu_urgent_qs set also turns
+# the tick on, and a CPU whose tick is forced is not asked again), out
+# of the many requests the grace period got before.
+case " ${rsch[nopreempt]:-missing} " in
+*" missing "*) nok "preemption-disabled loop: nohz_qs_rescheds is on this kernel" ;;
+*)
+	s=$(sum "${rsch[nopreempt]}") a=$(sum "${asks[nopreempt]:-}") g=$(sum "${gps[nopreempt]:-}")
+	if [ "$g" -gt 0 ] && [ "$s" -le "$g" ] && [ "$a" -ge $((4 * s)) ]; then
+		ok "preemption-disabled loop, jiffies_till_sched_qs=auto: $s reschedules for $g grace periods and $a requests (at most one a grace period, none before the urgent request)"
+	else
+		nok "preemption-disabled loop, jiffies_till_sched_qs=auto: $s reschedules for $g grace periods and $a requests (at most one a grace period, none before the urgent request)"
+	fi
+	;;
+esac
+
+# 4. No request to a CPU whose tick RCU has forced back on: with
+# jiffies_till_sched_qs=1 the urgent request forces the tick on within
+# a jiffy or two of the grace period's start, so a grace period that the
+# 40 ms stretch (10 jiffies) holds back gets a request or two, not one
+# a jiffy: fewer requests than grace periods (which the counter counts
+# over the whole run, module load and unload included).
+a=$(sum "${asks[nopreempt1]:-}") g=$(sum "${gps[nopreempt1]:-}")
+if [ "$g" -gt 0 ] && [ "$a" -le "$g" ]; then
+	ok "preemption-disabled loop, jiffies_till_sched_qs=1: $a requests for $g grace periods (none once the tick is forced)"
+else
+	nok "preemption-disabled loop, jiffies_till_sched_qs=1: $a requests for $g grace periods (none once the tick is forced)"
+fi
+
+is "$(param jiffies_till_sched_qs)/$(param jiffies_till_nohz_qs)" "$old_jtsq/$old_jnq" \
+	"the boot's values are back after the runs"
