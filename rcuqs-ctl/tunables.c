@@ -3,7 +3,7 @@
  * The tunables rcuqs-ctl knows: command-line name, sysfs file, where the
  * kernel's metadata about it lives, type and accepted range.
  *
- * The ranges are what the kernel accepts (see README.md and kernel/rcu/);
+ * The ranges are what the kernel accepts (see doc/kernel-interface.md and kernel/rcu/);
  * the fqs limits use HZ's largest value since the tool cannot know HZ, and
  * the kernel clamps to HZ itself.
  */
