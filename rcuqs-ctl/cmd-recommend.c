@@ -61,9 +61,11 @@ struct reason {
 
 struct verdict {
 	const char *profile;	/* the profile to switch to; NULL: no change */
+	const char *param;	/* else a parameter no shipped profile sets; NULL: none */
 	const char *kept;	/* with no change: why not "keep NAME"; NULL: keep */
 	struct reason why[6];
 	size_t n;
+	char own[640];		/* a reason that quotes kernel_limit_instead */
 };
 
 static void because(struct verdict *v, int t, double rate, const char *text)
@@ -202,6 +204,13 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 		if (!f->nohz_full[0]) {
 			because(v, -1, 0, "but no CPU is nohz_full: every CPU's tick reports "
 				"quiescent states, and the limit would not make them come sooner");
+		} else if (f->reports == 0 && f->limit && !f->nohz_qs) {
+			/* 6.1, 6.12 under full or RT: what the limit was for, undone. */
+			snprintf(v->own, sizeof(v->own), "but under %s preemption cond_resched() "
+				 "does nothing: the limit cannot act, and no shipped profile "
+				 "shortens grace periods here; %s", f->preempt, kernel_limit_instead);
+			because(v, -1, 0, v->own);
+			v->param = "rcutree.jiffies_till_sched_qs=1";
 		} else if (f->reports == 0) {
 			because(v, -1, 0, "but under full, lazy or RT preemption cond_resched() does "
 				"nothing: the limit cannot act, and a kick preempts the loop "
@@ -267,6 +276,9 @@ static void print_text(const struct facts *f, const struct rates *r, double secs
 		       f->ndrift ? "drifted" : "no drift");
 	if (v->profile)
 		printf("recommendation: %s\n", v->profile);
+	else if (v->param)
+		printf("recommendation: %s, not a profile (none helps under preemption %s)\n",
+		       v->param, f->preempt);
 	else if (v->kept)
 		printf("recommendation: no change (%s)\n", v->kept);
 	else
@@ -319,9 +331,10 @@ static void print_json(const struct facts *f, const struct rates *r, double secs
 	json_num(&j, "stall_timeout", f->stall_timeout);
 	json_str(&j, "active_profile", f->active[0] ? f->active : NULL);
 	json_bool(&j, "drift", f->ndrift > 0);
-	json_bool(&j, "change", v->profile != NULL);
+	json_bool(&j, "change", v->profile || v->param);
 	json_str(&j, "recommendation", v->profile ? v->profile :
-		 (f->active[0] ? f->active : NULL));
+		 (f->active[0] && !v->param ? f->active : NULL));
+	json_str(&j, "parameter", v->param);
 	json_open(&j, "evidence", '[');
 	for (size_t i = 0; i < v->n; i++) {
 		const struct reason *w = &v->why[i];
