@@ -16,6 +16,7 @@
 #include "bootcfg.h"
 #include "cmd.h"
 #include "counters.h"
+#include "cpustat.h"
 #include "drift.h"
 #include "kernel.h"
 #include "output.h"
@@ -41,6 +42,7 @@ struct facts {
 	char rcu_nocbs[RUNNING_MAX];	/* "" when not on the command line */
 	char preempt[24];	/* kernel_preempt_name(): status's word for it */
 	char preempt_from[192];	/* where that came from */
+	char baseline[16];	/* "6.12"; "" unknown */
 	int preemptible_rcu;	/* 1, 0, or -1 unknown */
 	int reports;		/* cond_resched() reports QSs: 1, 0, -1 unknown */
 	char stall_timeout[32];	/* "" when unreadable */
@@ -61,9 +63,12 @@ struct reason {
 
 struct verdict {
 	const char *profile;	/* the profile to switch to; NULL: no change */
+	const char *param;	/* else a parameter no shipped profile sets; NULL: none */
 	const char *kept;	/* with no change: why not "keep NAME"; NULL: keep */
 	struct reason why[6];
 	size_t n;
+	char own[640];		/* a reason that quotes kernel_limit_instead */
+	char own2[896];		/* another, on a stock kernel */
 };
 
 static void because(struct verdict *v, int t, double rate, const char *text)
@@ -104,6 +109,7 @@ static int read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 		f->rcu_nocbs[0] = '\0';
 	/* The model as status names it: kernel.c's reading, one for both. */
 	kernel_read(ctx, &k);
+	snprintf(f->baseline, sizeof(f->baseline), "%s", k.baseline);
 	f->limit = k.limit;
 	f->nohz_qs = k.nohz_qs;
 	snprintf(f->preempt, sizeof(f->preempt), "%s", kernel_preempt_name(k.model));
@@ -202,6 +208,13 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 		if (!f->nohz_full[0]) {
 			because(v, -1, 0, "but no CPU is nohz_full: every CPU's tick reports "
 				"quiescent states, and the limit would not make them come sooner");
+		} else if (f->reports == 0 && f->limit && !f->nohz_qs) {
+			/* 6.1, 6.12 under full or RT: what the limit was for, undone. */
+			snprintf(v->own, sizeof(v->own), "but under %s preemption cond_resched() "
+				 "does nothing: the limit cannot act, and no shipped profile "
+				 "shortens grace periods here; %s", f->preempt, kernel_limit_instead);
+			because(v, -1, 0, v->own);
+			v->param = "rcutree.jiffies_till_sched_qs=1";
 		} else if (f->reports == 0) {
 			because(v, -1, 0, "but under full, lazy or RT preemption cond_resched() does "
 				"nothing: the limit cannot act, and a kick preempts the loop "
@@ -236,11 +249,43 @@ static char *shown(const char *s)
 	return term_text(s[0] ? s : "(none)");
 }
 
+/* The facts' lines: nohz_full, rcu_nocbs, stall timeout; the model and RCU's flavour. */
+static void print_facts(const struct facts *f, const char *rcu_unknown)
+{
+	char *nohz = shown(f->nohz_full), *nocbs = shown(f->rcu_nocbs);
+	char *stall = shown(f->stall_timeout);
+
+	printf("nohz_full: %s; rcu_nocbs: %s; stall timeout: %s s\n", nohz ? nohz : "?",
+	       nocbs ? nocbs : "?", f->stall_timeout[0] && stall ? stall : "?");
+	printf("preemption: %s%s%s%s; RCU: %s\n", f->preempt, f->preempt_from[0] ? " (from " : "",
+	       f->preempt_from, f->preempt_from[0] ? ")" : "",
+	       f->preemptible_rcu < 0 ? rcu_unknown :
+	       f->preemptible_rcu ? "preemptible" : "non-preemptible");
+	free(nohz);
+	free(nocbs);
+	free(stall);
+}
+
+/* The same facts in JSON. */
+static void json_facts(struct json *j, const struct facts *f)
+{
+	char ncpus[24];
+
+	json_str(j, "nohz_full", f->nohz_full[0] ? f->nohz_full : NULL);
+	snprintf(ncpus, sizeof(ncpus), "%ld", f->nohz_cpus);
+	json_num(j, "nohz_full_cpus", f->nohz_cpus < 0 ? NULL : ncpus);
+	json_str(j, "rcu_nocbs", f->rcu_nocbs[0] ? f->rcu_nocbs : NULL);
+	json_str(j, "preemption", f->preempt);
+	json_str(j, "preemption_from", f->preempt_from[0] ? f->preempt_from : NULL);
+	json_str(j, "rcu", f->preemptible_rcu < 0 ? "unknown" :
+		 f->preemptible_rcu ? "preemptible" : "non-preemptible");
+	json_num(j, "stall_timeout", f->stall_timeout);
+}
+
 static void print_text(const struct facts *f, const struct rates *r, double secs,
 		       const struct verdict *v)
 {
-	char *nohz = shown(f->nohz_full), *nocbs = shown(f->rcu_nocbs);
-	char *stall = shown(f->stall_timeout), *active = shown(f->active);
+	char *active = shown(f->active);
 
 	printf("sampled %.1f s: %.1f grace periods/s, ", secs, r->per_s[C_GP]);
 	if (r->have_cbs_per_gp)
@@ -254,12 +299,7 @@ static void print_text(const struct facts *f, const struct rates *r, double secs
 		printf(", nohz_qs_asks %.1f/s, nohz_qs_reports %.1f/s", r->per_s[C_NOHZ_ASKS],
 		       r->per_s[C_NOHZ_REPORTS]);
 	printf("\n");
-	printf("nohz_full: %s; rcu_nocbs: %s; stall timeout: %s s\n", nohz ? nohz : "?",
-	       nocbs ? nocbs : "?", f->stall_timeout[0] && stall ? stall : "?");
-	printf("preemption: %s%s%s%s; RCU: %s\n", f->preempt, f->preempt_from[0] ? " (from " : "",
-	       f->preempt_from, f->preempt_from[0] ? ")" : "",
-	       f->preemptible_rcu < 0 ? "unknown (preemptible thresholds used)" :
-	       f->preemptible_rcu ? "preemptible" : "non-preemptible");
+	print_facts(f, "unknown (preemptible thresholds used)");
 	if (!f->active[0])
 		printf("active profile: none\n");
 	else
@@ -267,14 +307,14 @@ static void print_text(const struct facts *f, const struct rates *r, double secs
 		       f->ndrift ? "drifted" : "no drift");
 	if (v->profile)
 		printf("recommendation: %s\n", v->profile);
+	else if (v->param)
+		printf("recommendation: %s, not a profile (none helps under preemption %s)\n",
+		       v->param, f->preempt);
 	else if (v->kept)
 		printf("recommendation: no change (%s)\n", v->kept);
 	else
 		printf("recommendation: no change (keep %s)\n",
 		       !f->active[0] ? "the running values" : active ? active : "?");
-	free(nohz);
-	free(nocbs);
-	free(stall);
 	free(active);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct reason *w = &v->why[i];
@@ -293,11 +333,31 @@ static void print_text(const struct facts *f, const struct rates *r, double secs
 	       "changed\n");
 }
 
+/* The verdict's reasons, as "evidence": [...]. */
+static void json_evidence(struct json *j, const struct verdict *v)
+{
+	json_open(j, "evidence", '[');
+	for (size_t i = 0; i < v->n; i++) {
+		const struct reason *w = &v->why[i];
+
+		json_open(j, NULL, '{');
+		if (w->t >= 0) {
+			json_str(j, "threshold", thresholds[w->t].name);
+			json_real(j, "limit", thresholds[w->t].value, true);
+			json_real(j, "rate", w->rate, true);
+			json_bool(j, "crossed", w->above);
+			json_str(j, "bench", thresholds[w->t].bench);
+		}
+		json_str(j, "reason", w->text);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
+
 static void print_json(const struct facts *f, const struct rates *r, double secs,
 		       const struct verdict *v)
 {
 	struct json j = { .f = stdout };
-	char ncpus[24];
 
 	json_open(&j, NULL, '{');
 	json_real(&j, "seconds", secs, true);
@@ -308,38 +368,271 @@ static void print_json(const struct facts *f, const struct rates *r, double secs
 	json_real(&j, "resched_kicks_per_s", r->per_s[C_KICKS], true);
 	json_real(&j, "nohz_qs_asks_per_s", r->per_s[C_NOHZ_ASKS], r->have[C_NOHZ_ASKS]);
 	json_real(&j, "nohz_qs_reports_per_s", r->per_s[C_NOHZ_REPORTS], r->have[C_NOHZ_REPORTS]);
-	json_str(&j, "nohz_full", f->nohz_full[0] ? f->nohz_full : NULL);
-	snprintf(ncpus, sizeof(ncpus), "%ld", f->nohz_cpus);
-	json_num(&j, "nohz_full_cpus", f->nohz_cpus < 0 ? NULL : ncpus);
-	json_str(&j, "rcu_nocbs", f->rcu_nocbs[0] ? f->rcu_nocbs : NULL);
-	json_str(&j, "preemption", f->preempt);
-	json_str(&j, "preemption_from", f->preempt_from[0] ? f->preempt_from : NULL);
-	json_str(&j, "rcu", f->preemptible_rcu < 0 ? "unknown" :
-		 f->preemptible_rcu ? "preemptible" : "non-preemptible");
-	json_num(&j, "stall_timeout", f->stall_timeout);
+	json_facts(&j, f);
 	json_str(&j, "active_profile", f->active[0] ? f->active : NULL);
 	json_bool(&j, "drift", f->ndrift > 0);
-	json_bool(&j, "change", v->profile != NULL);
+	json_bool(&j, "change", v->profile || v->param);
 	json_str(&j, "recommendation", v->profile ? v->profile :
-		 (f->active[0] ? f->active : NULL));
-	json_open(&j, "evidence", '[');
+		 (f->active[0] && !v->param ? f->active : NULL));
+	json_str(&j, "parameter", v->param);
+	json_evidence(&j, v);
+	json_close(&j, '}');
+	json_end(&j);
+}
+
+/*
+ * A stock kernel: the nohz_full CPUs' time in the kernel and the RCU
+ * softirqs over the interval, from two cpustat readings.
+ */
+struct stock {
+	const struct cpustat *a, *b;
+	double secs;
+	long busiest;		/* the nohz_full CPU most in the kernel; -1: none measured */
+	double busiest_pct;
+	double rcu_nohz;	/* RCU softirqs/s on the nohz_full CPUs */
+	bool have_rcu_nohz;
+	struct json *j;		/* the "cpus" list being written, or NULL */
+	FILE *text;		/* the text list being written, or NULL */
+	size_t shown;
+};
+
+#define STOCK_SHOWN 16	/* CPUs the text names; JSON lists them all */
+
+static void stock_cpu(unsigned long cpu, void *arg)
+{
+	struct stock *st = arg;
+	const struct cpu_times *a = &st->a->cpu[cpu], *b = &st->b->cpu[cpu];
+	bool rcu = a->have_rcu && b->have_rcu && b->rcu >= a->rcu;
+	double pct = 0, rate = rcu ? (double)(b->rcu - a->rcu) / st->secs : 0;
+	bool time = a->have_time && b->have_time && b->total > a->total &&
+		    b->system >= a->system && b->system - a->system <= b->total - a->total;
+	char n[24];
+
+	if (time)
+		pct = 100.0 * (double)(b->system - a->system) / (double)(b->total - a->total);
+	if (st->j || st->text)
+		goto show;	/* the first walk summed; these only show */
+	if (time) {
+		if (st->busiest < 0 || pct > st->busiest_pct) {
+			st->busiest = (long)cpu;
+			st->busiest_pct = pct;
+		}
+	}
+	if (rcu) {
+		st->rcu_nohz += rate;
+		st->have_rcu_nohz = true;
+	}
+	return;
+show:
+	if (st->j) {
+		json_open(st->j, NULL, '{');
+		snprintf(n, sizeof(n), "%lu", cpu);
+		json_num(st->j, "cpu", n);
+		json_real(st->j, "system_pct", pct, time);
+		json_real(st->j, "rcu_softirqs_per_s", rate, rcu);
+		json_close(st->j, '}');
+	} else if (st->text && st->shown++ < STOCK_SHOWN) {
+		fprintf(st->text, "%s CPU %lu ", st->shown > 1 ? "," : "", cpu);
+		if (time)
+			fprintf(st->text, "%.1f%%", pct);
+		else
+			fprintf(st->text, "?");
+	}
+}
+
+/*
+ * The stock kernel's verdict: the rcuqs kernel where a nohz_full CPU
+ * spends most of its time in the kernel; what acts instead where its
+ * knob could not (6.1, 6.12 under full or RT); no change otherwise.
+ */
+static void decide_stock(const struct facts *f, const struct stock *st, struct verdict *v,
+			 const char **kernel)
+{
+	bool series = !strcmp(f->baseline, "6.1") || !strcmp(f->baseline, "6.12") ||
+		      !strcmp(f->baseline, "7.3");
+
+	memset(v, 0, sizeof(*v));
+	*kernel = NULL;
+	if (!f->nohz_full[0]) {
+		because(v, -1, 0, "no CPU is nohz_full: every CPU's tick reports quiescent "
+			"states, and a kernel loop holds a grace period back only until its next "
+			"tick: the rcuqs kernel would not help");
+		return;
+	}
+	snprintf(v->own, sizeof(v->own), "nohz_full CPU %ld in the kernel %s of the time",
+		 st->busiest, st->busiest_pct >= thresholds[T_NOHZ_SYSTEM].value ? "most" :
+		 "less than half");
+	because(v, T_NOHZ_SYSTEM, st->busiest_pct, v->own);
+	if (st->busiest_pct < thresholds[T_NOHZ_SYSTEM].value) {
+		because(v, -1, 0, "the nohz_full CPUs run user code or idle: nothing holds grace "
+			"periods back there; the rcuqs kernel would not help");
+		return;
+	}
+	because(v, -1, 0, "a loop in the kernel on a nohz_full CPU has no tick to report "
+		"its quiescent states: it holds every grace period back until RCU asks, hundreds "
+		"of milliseconds (rcuqs(7))");
+	if (f->reports == 0 && (!strcmp(f->baseline, "6.1") || !strcmp(f->baseline, "6.12"))) {
+		snprintf(v->own2, sizeof(v->own2), "but under %s preemption cond_resched() does "
+			 "nothing: the rcuqs kernel's limit could not act either; "
+			 "rcutree.jiffies_till_sched_qs=1 on the kernel command line does, on this "
+			 "kernel too (%s)", f->preempt, kernel_limit_figures);
+		because(v, -1, 0, v->own2);
+		v->param = "rcutree.jiffies_till_sched_qs=1";
+		return;
+	}
+	because(v, -1, 0, "the rcuqs kernel makes such a CPU report early: rcuqs-ctl "
+		"set-profile latency there (rcuqs-kernel(8) builds it from Debian's sources)");
+	*kernel = series ? f->baseline : "";
+}
+
+static void print_stock_text(const struct facts *f, struct stock *st, bool have_rcu_all,
+			     double rcu_all, const struct verdict *v, const char *kernel)
+{
+	printf("sampled %.1f s on a kernel without the rcuqs patches (no /sys/%s): ", st->secs,
+	       COUNTERS_DIR);
+	if (have_rcu_all)
+		printf("RCU softirqs %.1f/s", rcu_all);
+	else
+		printf("RCU softirqs - (no /proc/softirqs)");
+	if (st->have_rcu_nohz)
+		printf(", %.1f/s on the nohz_full CPUs", st->rcu_nohz);
+	printf("\n");
+	print_facts(f, "unknown");
+	if (f->nohz_full[0]) {
+		printf("time in the kernel (system):");
+		st->text = stdout;
+		st->shown = 0;
+		cpulist_each(f->nohz_full, tunable_find("rcu_nocbs")->max, stock_cpu, st);
+		st->text = NULL;
+		if (st->shown > STOCK_SHOWN)
+			printf(" and %zu more", st->shown - STOCK_SHOWN);
+		printf("\n");
+	}
+	if (kernel)
+		printf("recommendation: the rcuqs kernel%s%s, then set-profile latency\n",
+		       kernel[0] ? " for " : "", kernel);
+	else if (v->param)
+		printf("recommendation: %s, not the rcuqs kernel (its limit cannot act under "
+		       "preemption %s)\n", v->param, f->preempt);
+	else
+		printf("recommendation: no change (the rcuqs kernel would not help)\n");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct reason *w = &v->why[i];
 
-		json_open(&j, NULL, '{');
-		if (w->t >= 0) {
-			json_str(&j, "threshold", thresholds[w->t].name);
-			json_real(&j, "limit", thresholds[w->t].value, true);
-			json_real(&j, "rate", w->rate, true);
-			json_bool(&j, "crossed", w->above);
-			json_str(&j, "bench", thresholds[w->t].bench);
-		}
-		json_str(&j, "reason", w->text);
-		json_close(&j, '}');
+		if (w->t < 0)
+			printf("  %s\n", w->text);
+		else
+			printf("  %s: %.1f%s %s %s %g%s\n    (%s)\n", w->text, w->rate,
+			       thresholds[w->t].unit, w->above ? ">=" : "<", thresholds[w->t].name,
+			       thresholds[w->t].value, thresholds[w->t].unit, thresholds[w->t].bench);
+	}
+	printf("thresholds: rcuqs(7) RECOMMENDATION THRESHOLDS; nothing was changed\n");
+}
+
+static void print_stock_json(const struct facts *f, struct stock *st, bool have_rcu_all,
+			     double rcu_all, const struct verdict *v, const char *kernel)
+{
+	struct json j = { .f = stdout };
+
+	json_open(&j, NULL, '{');
+	json_real(&j, "seconds", st->secs, true);
+	json_bool(&j, "rcuqs_kernel", false);
+	json_real(&j, "rcu_softirqs_per_s", rcu_all, have_rcu_all);
+	json_real(&j, "nohz_rcu_softirqs_per_s", st->rcu_nohz, st->have_rcu_nohz);
+	json_facts(&j, f);
+	json_open(&j, "cpus", '[');
+	if (f->nohz_full[0]) {
+		st->j = &j;
+		cpulist_each(f->nohz_full, tunable_find("rcu_nocbs")->max, stock_cpu, st);
+		st->j = NULL;
 	}
 	json_close(&j, ']');
+	json_bool(&j, "change", kernel || v->param);
+	json_bool(&j, "rcuqs_kernel_helps", kernel != NULL);
+	json_str(&j, "rcuqs_kernel_baseline", kernel && kernel[0] ? kernel : NULL);
+	json_str(&j, "recommendation", kernel ? "latency" : NULL);
+	json_str(&j, "parameter", v->param);
+	json_evidence(&j, v);
 	json_close(&j, '}');
 	json_end(&j);
+}
+
+/* One reading; /proc/stat is needed only with nohz_full CPUs to measure. */
+static int stock_read(const struct rcuqs_ctx *ctx, const struct facts *f, const char *stat,
+		      const char *softirqs, struct cpustat *c)
+{
+	int r = cpustat_read(ctx, stat, softirqs, c);
+
+	if (r == -ENOMEM || (r < 0 && f->nohz_full[0])) {
+		errmsg("cannot read %s: %s", stat, errstr(r));
+		return r;
+	}
+	return 0;
+}
+
+/*
+ * recommend on a stock kernel: two readings of /proc/stat and
+ * /proc/softirqs S seconds apart (the test hook's stat= and softirqs=
+ * words instead), the nohz_full layout, and a verdict. /proc/stat is
+ * needed only with nohz_full CPUs to measure.
+ */
+static int recommend_stock(struct rcuqs_ctx *ctx, double seconds)
+{
+	volatile sig_atomic_t never = 0;
+	struct cpustat ca = { 0 }, cb = { 0 };
+	struct stock st = { .a = &ca, .b = &cb, .busiest = -1 };
+	struct sampler s;
+	struct sample a, b;
+	struct facts f;
+	struct verdict v;
+	const char *kernel = NULL;
+	bool have_rcu_all;
+	double rcu_all;
+	int ret;
+
+	memset(&f, 0, sizeof(f));
+	if ((ret = sampler_open_stock(ctx, &s)) < 0)
+		return exit_status(ret);
+	ret = read_facts(ctx, &f);
+	if (ret == 0)
+		ret = sampler_read(&s, &a);
+	if (ret == 0)
+		ret = stock_read(ctx, &f, a.stat, a.softirqs, &ca);
+	if (ret == 0) {
+		st.secs = sampler_wait(&s, seconds, &never);
+		ret = sampler_read(&s, &b);
+	}
+	if (ret == 0)
+		ret = stock_read(ctx, &f, b.stat, b.softirqs, &cb);
+	if (ret == -ENODATA)
+		errmsg("RCUQS_TEST_SAMPLES: recommend needs two snapshots");
+	sampler_close(&s);
+	if (ret == 0 && f.nohz_full[0]) {
+		cpulist_each(f.nohz_full, tunable_find("rcu_nocbs")->max, stock_cpu, &st);
+		if (st.busiest < 0) {
+			if (f.nohz_cpus < 0)
+				errmsg("/sys/%s is not a CPU list", NOHZ_FULL);
+			else
+				errmsg("no time in the kernel measured for the nohz_full CPUs in %s",
+				       b.stat);
+			ret = -EIO;
+		}
+	}
+	if (ret == 0) {
+		have_rcu_all = ca.have_rcu_all && cb.have_rcu_all && cb.rcu_all >= ca.rcu_all;
+		rcu_all = have_rcu_all ? (double)(cb.rcu_all - ca.rcu_all) / st.secs : 0;
+		decide_stock(&f, &st, &v, &kernel);
+		if (ctx->json)
+			print_stock_json(&f, &st, have_rcu_all, rcu_all, &v, kernel);
+		else
+			print_stock_text(&f, &st, have_rcu_all, rcu_all, &v, kernel);
+	}
+	cpustat_free(&ca);
+	cpustat_free(&cb);
+	free(f.nohz_full);
+	if (ret < 0)
+		return exit_status(ret == -EINVAL || ret == -ENODATA ? -EIO : ret);
+	return EXIT_OK;
 }
 
 static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
@@ -377,6 +670,9 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_opt_error("recommend", 0, argv);
+	/* A stock kernel: its own evidence, and whether the rcuqs kernel would help. */
+	if (!sysfs_exists(ctx, COUNTERS_DIR))
+		return recommend_stock(ctx, seconds);
 	if ((ret = sampler_open(ctx, &s)) < 0)
 		return exit_status(ret);
 	ret = sampler_read(&s, &a);
@@ -417,7 +713,7 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_recommend = {
 	"recommend", do_recommend, "[--seconds S] [--json]",
-	"sample the counters over S seconds (0.1 to 3600) and name a profile, with the evidence; "
-	"writes nothing",
+	"sample over S seconds (0.1 to 3600) and name a profile or a parameter, or on a stock "
+	"kernel whether the rcuqs kernel would help, with the evidence; writes nothing",
 	"-s --seconds",
 };

@@ -20,6 +20,7 @@
 #include "output.h"
 #include "profile.h"
 #include "sysfs.h"
+#include "tunables.h"
 #include "util.h"
 
 static const char *const counters[] = {
@@ -110,6 +111,29 @@ static void json_kernel(struct json *j, const struct kernel_info *k, const struc
 	json_close(j, '}');
 }
 
+/*
+ * The profile's cond_resched_qs_limit when it is in force but cannot act
+ * (kernel_limit_idle()); NULL otherwise, and for a limit of 0.
+ */
+static const char *idle_limit(const struct kernel_info *k, const struct profile *p)
+{
+	size_t i = tunable_index(tunable_find("rcutree.cond_resched_qs_limit"));
+	const char *v = p->set[i].value;
+
+	if (!kernel_limit_idle(k) || !v[0] || p->set[i].here != HERE_ACTS ||
+	    strspn(v, "0") == strlen(v))
+		return NULL;
+	return v;
+}
+
+/* What verify and status say of such a limit, after "but ". */
+static void print_idle_limit(const struct kernel_info *k, const char *limit)
+{
+	printf("its rcutree.cond_resched_qs_limit=%s cannot act under preemption %s: "
+	       "cond_resched() does nothing, and no shipped profile shortens grace periods "
+	       "here; %s\n", limit, kernel_preempt_name(k->model), kernel_limit_instead);
+}
+
 static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	bool support = sysfs_exists(ctx, RCUQS_MARKER);
@@ -120,6 +144,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	struct profile p;
 	char *cmdline = NULL;
 	bool have_profile = false, have_in_force;
+	const char *idle = NULL;
 	size_t ndrift = 0;
 	struct table t;
 	int r, last = 0, active_err = 0;
@@ -146,6 +171,8 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	have_in_force = sysfs_read(ctx, "module/rcutree/parameters/jiffies_to_sched_qs",
 				   in_force, sizeof(in_force)) >= 0;
 	kernel_read(ctx, &k);
+	if (have_profile)
+		idle = idle_limit(&k, &p);
 	if (k.rcuqs)
 		deb_kernel_read(ctx, &k, &deb);	/* unreadable: nothing said */
 	else
@@ -216,7 +243,12 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 			printf("active profile: %s (%zu parameter%s drifted)\n", name ? name : "?",
 			       ndrift, ndrift == 1 ? "" : "s");
 		else
-			printf("active profile: %s (no drift)\n", name ? name : "?");
+			printf("active profile: %s (no drift%s)\n", name ? name : "?",
+			       idle ? ", but its limit cannot act here" : "");
+		if (idle) {
+			printf("limit: ");
+			print_idle_limit(&k, idle);
+		}
 		if (have_in_force)
 			printf("jiffies_to_sched_qs in force: %s\n", jiffies ? jiffies : "?");
 		free(name);
@@ -250,6 +282,8 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		if (have_profile)
 			here_json(ctx, &p, &j);
 		json_bool(&j, "drift", ndrift > 0);
+		if (have_profile)
+			json_bool(&j, "limit_acts", !idle);
 		json_kernel(&j, &k, &deb);
 		json_close(&j, '}');
 		json_end(&j);
@@ -268,7 +302,9 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	char active[80], *cmdline = NULL, orig[N_TUNABLES][VALUE_MAX];
 	struct json j = { .f = stdout };
+	struct kernel_info k;
 	struct profile p;
+	const char *idle;
 	size_t ndiff = 0;
 	int r;
 
@@ -299,6 +335,8 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return exit_status(r);
 	}
 	profile_here(ctx, &p);
+	kernel_read(ctx, &k);
+	idle = idle_limit(&k, &p);
 	r = proc_cmdline(ctx, &cmdline);
 	if (r < 0) {
 		errmsg("cannot read %s: %s", PROC_CMDLINE, errstr(r));
@@ -357,11 +395,17 @@ static int do_verify(struct rcuqs_ctx *ctx, int argc, char **argv)
 		json_close(&j, ']');
 		here_json(ctx, &p, &j);
 		json_bool(&j, "match", ndiff == 0);
+		json_bool(&j, "limit_acts", !idle);
 		json_close(&j, '}');
 		json_end(&j);
 	} else {
 		if (ndiff == 0)
 			printf("running state matches profile '%s'\n", active);
+		/* A match, and exit 0: but the profile cannot do what it is for. */
+		if (idle) {
+			printf("but ");
+			print_idle_limit(&k, idle);
+		}
 		/* Lines the kernel has none of are differences, said above. */
 		here_print(ctx, &p, "not here: ", false, stdout);
 	}

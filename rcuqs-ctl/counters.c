@@ -37,13 +37,13 @@ static unsigned int kernel_bits(const struct rcuqs_ctx *ctx)
 	return strstr(arch, "64") || strcmp(arch, "s390x") == 0 ? 64 : 32;
 }
 
-int sampler_open(const struct rcuqs_ctx *ctx, struct sampler *s)
+static int open_sampler(const struct rcuqs_ctx *ctx, struct sampler *s, bool counters)
 {
 	const char *hook = getenv("RCUQS_TEST_SAMPLES");
 
 	memset(s, 0, sizeof(*s));
 	s->ctx = ctx;
-	if (!sysfs_exists(ctx, COUNTERS_DIR)) {
+	if (counters && !sysfs_exists(ctx, COUNTERS_DIR)) {
 		errmsg("the running kernel lacks the rcuqs counters (no /sys/%s)", COUNTERS_DIR);
 		return -ENODEV;
 	}
@@ -58,6 +58,16 @@ int sampler_open(const struct rcuqs_ctx *ctx, struct sampler *s)
 		}
 	}
 	return 0;
+}
+
+int sampler_open(const struct rcuqs_ctx *ctx, struct sampler *s)
+{
+	return open_sampler(ctx, s, true);
+}
+
+int sampler_open_stock(const struct rcuqs_ctx *ctx, struct sampler *s)
+{
+	return open_sampler(ctx, s, false);
 }
 
 void sampler_close(struct sampler *s)
@@ -96,6 +106,12 @@ static int snapshot_read(struct sampler *s, struct sample *out)
 			char *eq = strchr(w, '=');
 			size_t i;
 
+			/* A stock kernel's per-CPU files, as paths below the root. */
+			if (eq && eq[1] == '/' && strlen(eq + 1) < sizeof(out->stat) &&
+			    (strncmp(w, "stat=", 5) == 0 || strncmp(w, "softirqs=", 9) == 0)) {
+				strcpy(w[1] == 't' ? out->stat : out->softirqs, eq + 1);
+				continue;
+			}
 			for (i = 0; i < N_COUNTERS; i++)
 				if (eq && strncmp(w, counter_names[i], (size_t)(eq - w)) == 0 &&
 				    counter_names[i][eq - w] == '\0')
@@ -113,6 +129,8 @@ static int snapshot_read(struct sampler *s, struct sample *out)
 int sampler_read(struct sampler *s, struct sample *out)
 {
 	memset(out, 0, sizeof(*out));
+	snprintf(out->stat, sizeof(out->stat), "/proc/stat");
+	snprintf(out->softirqs, sizeof(out->softirqs), "/proc/softirqs");
 	if (s->snapshots)
 		return snapshot_read(s, out);
 	for (size_t i = 0; i < N_COUNTERS; i++) {

@@ -27,6 +27,12 @@ extern const char *const counter_names[N_COUNTERS];	/* the file names */
 struct sample {
 	unsigned long long v[N_COUNTERS];
 	bool have[N_COUNTERS];
+	/*
+	 * Where this snapshot's per-CPU time and softirqs are, below the
+	 * root: /proc/stat and /proc/softirqs, or the test hook's stat= and
+	 * softirqs= words. Only recommend on a stock kernel reads them.
+	 */
+	char stat[128], softirqs[128];
 };
 
 /*
@@ -49,6 +55,8 @@ struct sampler {
  * cannot be opened.
  */
 int sampler_open(const struct rcuqs_ctx *ctx, struct sampler *s);
+/* The same on a kernel without the counters: only the test hook's errors. */
+int sampler_open_stock(const struct rcuqs_ctx *ctx, struct sampler *s);
 void sampler_close(struct sampler *s);
 /* Read one sample: 0, -ENODATA when the test hook's file is used up, -EINVAL (said). */
 int sampler_read(struct sampler *s, struct sample *out);

@@ -61,5 +61,18 @@ const char *kernel_acts(const struct kernel_info *k);
  * running kernel.
  */
 void kernel_warn_limit(const struct rcuqs_ctx *ctx, const char *value);
+/*
+ * Whether no shipped profile can shorten grace periods here: an rcuqs
+ * kernel with cond_resched_qs_limit (6.1, 6.12) whose cond_resched() does
+ * nothing (full or RT preemption), so the limit cannot act on a loop.
+ */
+bool kernel_limit_idle(const struct kernel_info *k);
+/*
+ * What does act there instead, with make bench's figures, one clause:
+ * "rcutree.jiffies_till_sched_qs=1 does (...)".
+ */
+extern const char kernel_limit_instead[];
+/* Its figures alone: "measured on 6.1 under preempt=full, ...". */
+extern const char kernel_limit_figures[];
 
 #endif

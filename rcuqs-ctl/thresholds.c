@@ -12,7 +12,10 @@
  * preemptible RCU the FQS scan asks once per held-back grace period, and
  * default holds each back about a third of a second: the preemptible
  * threshold sits well under that rate, so that a guest slowed by a busy
- * host still crosses it.
+ * host still crosses it. nohz_system_busy is the stock kernel's: the share
+ * of a nohz_full CPU's time spent in the kernel (/proc/stat's system),
+ * "most of its time", above which a loop there is the seeds' case; it
+ * has no make bench figure of its own.
  */
 #include "thresholds.h"
 
@@ -29,4 +32,6 @@ const struct threshold thresholds[N_THRESHOLDS] = {
 		"open1, 1 to 4 tasks: 5 to 23 grace periods/s, 7000 to 20000 callbacks each "
 		"with nohz_full CPUs, 8 to 15/s, 5600 to 9600 each without (default, 6.1 PREEMPT_NONE); "
 		"latency raised it to 33/s (65/s on PREEMPT_DYNAMIC) with every CPU busy, throughput unchanged" },
+	[T_NOHZ_SYSTEM] = { "nohz_system_busy", 50, "%",
+		"a stock kernel's nohz_full CPU in the kernel most of the time: the case the limit and jiffies_till_nohz_qs are for" },
 };

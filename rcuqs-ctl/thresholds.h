@@ -13,13 +13,14 @@ enum {
 	T_LIMIT_STILL,		/* limit_qs/s below this: the limit is not reporting */
 	T_LIMIT_ACTING,		/* limit_qs/s from this on: the limit reports */
 	T_GP_BUSY,		/* gp/s from this on: grace periods end on their own */
+	T_NOHZ_SYSTEM,		/* stock kernel: % of a nohz_full CPU's time in the kernel */
 	N_THRESHOLDS
 };
 
 struct threshold {
 	const char *name;
 	double value;
-	const char *unit;	/* "/s" */
+	const char *unit;	/* "/s", "%" */
 	const char *bench;	/* the make bench figure behind the value */
 };
 

@@ -116,7 +116,8 @@ static int parse_decimal(const char *s, const char **end, unsigned long *out)
 	return 0;
 }
 
-long cpulist_count(const char *s, unsigned long max)
+long cpulist_each(const char *s, unsigned long max, void (*fn)(unsigned long cpu, void *arg),
+		  void *arg)
 {
 	long n = 0;
 
@@ -133,6 +134,8 @@ long cpulist_count(const char *s, unsigned long max)
 				return -EINVAL;
 			s = end;
 		}
+		for (unsigned long c = a; fn && c <= b; c++)
+			fn(c, arg);
 		n += (long)(b - a + 1);
 		if (*s == '\0')
 			return n;
@@ -140,6 +143,11 @@ long cpulist_count(const char *s, unsigned long max)
 			return -EINVAL;
 		s++;
 	}
+}
+
+long cpulist_count(const char *s, unsigned long max)
+{
+	return cpulist_each(s, max, NULL, NULL);
 }
 
 static int check_cpulist(const struct tunable *t, const char *s)

@@ -65,5 +65,11 @@ int tunable_check(const struct tunable *t, const char *value);
  * such a list.
  */
 long cpulist_count(const char *s, unsigned long max);
+/*
+ * The same walk, calling fn for each CPU in the list's order; fn may be
+ * NULL. A list that turns out bad (-EINVAL) may have called fn already.
+ */
+long cpulist_each(const char *s, unsigned long max, void (*fn)(unsigned long cpu, void *arg),
+		  void *arg);
 
 #endif
