@@ -297,6 +297,137 @@ static int check_set_profile(struct rcuqs_ctx *ctx, const struct profile *p, con
 	return changed;
 }
 
+/*
+ * The originals a staged profile needs (see ORIGINAL_FILE): the value of
+ * each runtime parameter it sets, read from the running kernel where it
+ * has the file (a stock kernel's ULONG_MAX for jiffies_till_sched_qs is
+ * its "auto"), else the kernel's own default, since at the next boot the
+ * boot form sets them before rcuqs.service could read them. Prepared into
+ * pf (nothing when all are recorded already); -errno, said, on failure.
+ */
+static int stage_originals(const struct rcuqs_ctx *ctx, const struct profile *p,
+			   char orig[N_TUNABLES][VALUE_MAX], struct pending_file *pf)
+{
+	struct change c[N_TUNABLES];
+	size_t n = 0;
+	int r;
+
+	memset(pf, 0, sizeof(*pf));
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		const struct tunable *t = &tunables[i];
+
+		if (!p->set[i].value[0] || !tunable_runtime(t) || orig[i][0])
+			continue;
+		memset(&c[n], 0, sizeof(c[n]));
+		c[n].t = t;
+		c[n].value = p->set[i].value;
+		if (sysfs_exists(ctx, t->sysfs)) {
+			if ((r = changes_read(ctx, &c[n], 1)) < 0)
+				return r;
+			if (t->type == TT_AUTO_ULONG &&
+			    strcmp(c[n].old, "18446744073709551615") == 0)
+				strcpy(c[n].old, "auto");
+		} else if (t->dflt) {
+			snprintf(c[n].old, sizeof(c[n].old), "%s", t->dflt);
+		} else {
+			continue;	/* no default known: apply records it */
+		}
+		n++;
+	}
+	r = original_prepare(ctx, orig, c, n, pf);
+	if (r < 0)
+		errmsg("cannot write %s: %s; nothing was changed", ORIGINAL_FILE, errstr(r));
+	return r;
+}
+
+/* What set-profile --stage did (--check: would do), for people or --json. */
+static void report_stage(const struct rcuqs_ctx *ctx, const struct profile *p,
+			 const struct bootcfg *b, bool changed)
+{
+	struct json j = { .f = stdout };
+	bool grub = !b->grub_same || grub_cfg_stale(ctx);
+
+	if (ctx->json) {
+		json_open(&j, NULL, '{');
+		json_str(&j, "profile", p->name);
+		json_bool(&j, "check", ctx->dry_run);
+		json_bool(&j, "stage", true);
+		json_bool(&j, "changed", changed);
+		json_str(&j, "recorded", ACTIVE_FILE);
+		json_open(&j, "boot_files", '[');
+		json_str(&j, NULL, GRUB_DROPIN);
+		if (b->have_kcmdline)
+			json_str(&j, NULL, KERNEL_CMDLINE);
+		json_close(&j, ']');
+		json_bool(&j, "update_grub", grub);
+		json_bool(&j, "kernel_install", b->kcmd_changed);
+		json_close(&j, '}');
+		json_end(&j);
+		return;
+	}
+	if (ctx->dry_run)
+		printf("check: staging profile '%s' %s; nothing was written\n", p->name,
+		       changed ? "would change the record or the boot form" :
+				 "would change nothing, it is staged");
+	else
+		printf("profile '%s' staged: recorded in %s, runtime parameters untouched; "
+		       "rcuqs.service applies it at the next boot of an rcuqs kernel\n",
+		       p->name, ACTIVE_FILE);
+	if (b->grub_same && !b->kcmd_changed)
+		printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
+		       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+	else
+		printf("boot form %s %s%s\n", ctx->dry_run ? "would be written to" : "written to",
+		       GRUB_DROPIN, b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+	if (grub)
+		printf("run 'update-grub' to update the boot configuration\n");
+	if (b->kcmd_changed)
+		printf("%s takes effect when kernel-install next writes the boot entries\n",
+		       KERNEL_CMDLINE);
+}
+
+/*
+ * set-profile --stage: the record and the boot form of profile p, for the
+ * next boot of an rcuqs kernel, on any kernel (a stock one too) and
+ * without a runtime write; originals first, then the files, all or
+ * nothing. 1 when --check finds something to change, else 0 or -errno.
+ */
+static int stage_profile(struct rcuqs_ctx *ctx, const struct profile *p, const char *from,
+			 struct bootcfg *boot, struct pending_file *active)
+{
+	char orig[N_TUNABLES][VALUE_MAX];
+	struct pending_file origf;
+	bool changed;
+	int r;
+
+	memset(&origf, 0, sizeof(origf));
+	if ((r = original_read(ctx, orig)) < 0 || (r = stage_originals(ctx, p, orig, &origf)) < 0)
+		return r;
+	changed = strcmp(from, p->name) != 0 || !boot->grub_same || boot->kcmd_changed ||
+		  origf.prepared;
+	if (ctx->dry_run) {
+		report_stage(ctx, p, boot, changed);
+		return changed;
+	}
+	if (origf.prepared && (r = pending_commit(&origf)) < 0) {
+		errmsg("cannot write %s: %s; nothing was changed", ORIGINAL_FILE, errstr(r));
+		pending_abort(&origf);
+		return r;
+	}
+	if ((r = bootcfg_record(boot)) < 0 ||
+	    (r = commit_files(ctx, (struct pending_file *[]){ active, &boot->kcmd, &boot->grub },
+			      3, NULL, 0)) < 0) {
+		forget_originals(&origf);
+		return r;
+	}
+	pending_done(&origf);
+	bootcfg_finish(ctx, boot);
+	report_stage(ctx, p, boot, changed);
+	log_switch(ctx, "set-profile --stage", from, p->name, NULL, 0,
+		   !boot->grub_same || boot->kcmd_changed);
+	return 0;
+}
+
 static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	struct pending_file active, origf;
@@ -309,15 +440,24 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	const char *from;
 	int fd, r;
 	size_t n, ngone;
+	bool stage = false;
 
 	memset(&p, 0, sizeof(p));
 	memset(&active, 0, sizeof(active));
 	memset(&origf, 0, sizeof(origf));
 	memset(&boot, 0, sizeof(boot));
-	/* --check, before a "--": a dry run (ctx->dry_run). */
+	/*
+	 * --check, before a "--": a dry run (ctx->dry_run); --stage: the
+	 * record and boot form only, for the next boot.
+	 */
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strcmp(argv[i], "--check") == 0) {
-			ctx->dry_run = true;
+		bool check = strcmp(argv[i], "--check") == 0;
+
+		if (check || strcmp(argv[i], "--stage") == 0) {
+			if (check)
+				ctx->dry_run = true;
+			else
+				stage = true;
 			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(*argv));
 			argc--;
 			i--;
@@ -327,14 +467,17 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return usage_error();
 	if (profile_name_check(argv[1]) < 0)
 		return EXIT_USAGE;
-	fd = prepare_write(ctx, "set-profile");
+	/* Staging needs no rcuqs kernel: a stock one stages for the next boot. */
+	if (stage && (r = require_root("set-profile")) < 0)
+		return exit_status(r);
+	fd = stage ? lock_take(ctx) : prepare_write(ctx, "set-profile");
 	if (fd < 0)
 		return exit_status(fd);
 	r = profile_load(ctx, argv[1], &p);
 	if (r < 0)
 		goto out;
 	profile_here(ctx, &p);
-	if ((r = profile_require_here(&p)) < 0)
+	if (!stage && (r = profile_require_here(&p)) < 0)
 		goto out;
 	from = log_profile_name(ctx, was, sizeof(was));
 	/* Everything that could fail is written aside first... */
@@ -350,6 +493,12 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	if (r < 0) {
 		errmsg("cannot write %s: %s", ACTIVE_FILE, errstr(r));
 		goto abort;
+	}
+	if (stage) {
+		r = stage_profile(ctx, &p, from, &boot, &active);
+		if (r != 0 || ctx->dry_run)
+			goto abort;	/* (--check: nothing was written) */
+		goto out;
 	}
 	if (ctx->dry_run) {
 		r = check_set_profile(ctx, &p, from, &boot);
@@ -706,8 +855,9 @@ out:
 }
 
 const struct command cmd_set_profile = {
-	"set-profile", do_set_profile, "[--check] NAME",
-	"apply NAME now, record it active, write its boot form (--check: dry run)",
+	"set-profile", do_set_profile, "[--check] [--stage] NAME",
+	"apply NAME now, record it active, write its boot form (--check: dry run; "
+	"--stage: for the next boot only)",
 	NULL,
 };
 const struct command cmd_apply = {
