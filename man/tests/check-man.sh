@@ -12,7 +12,9 @@
 # - every tunable the tool knows and every shipped profile (with each of its
 #   settings) in rcuqs.profile(5), and in rcuqs(7);
 # - set-profile on a stock kernel exits 3 and writes nothing, and README,
-#   rcuqs(7) and debian/control say so; the README's quick start for a real
+#   rcuqs(7) and debian/control say so; set-profile --stage there records
+#   the profile and writes the boot form, no parameter, and README,
+#   rcuqs(7) and doc/install.md say so; the README's quick start for a real
 #   machine, its way back the same as rcuqs(7)'s ROLLBACK, and exactly two
 #   set-up commands for the development harness;
 # - every measured figure that README, the shipped profiles, rcuqs(7),
@@ -451,6 +453,21 @@ if [ -n "$tool" ]; then
 		else
 			not_ok "set-profile on a stock kernel writes nothing" "$(cd "$stock" && find . -newer "$scratch/help")"
 		fi
+		# What the docs say --stage does there: the record and the boot
+		# form, and no parameter.
+		sysnap() { (cd "$stock/sys" && find . -print -type f -exec cat {} + 2>&1) | sha256sum; }
+		sys_before=$(sysnap)
+		run_code "exit 0 (documented): set-profile --stage on a stock kernel" 0 \
+			"$tool" --root "$stock" set-profile --stage latency
+		if [ "$(cat "$stock/etc/rcuqs/active" 2>/dev/null)" = latency ] &&
+			grep -q 'cond_resched_qs_limit=256' "$stock/etc/default/grub.d/rcuqs.cfg" &&
+			grep -q 'cond_resched_qs_limit=256' "$stock/etc/kernel/cmdline" &&
+			[ "$(sysnap)" = "$sys_before" ]; then
+			ok "set-profile --stage on a stock kernel records the profile and writes its boot form, no parameter"
+		else
+			not_ok "set-profile --stage on a stock kernel records the profile and writes its boot form, no parameter" \
+				"$(cd "$stock" && find . -newer "$scratch/help")"
+		fi
 	else
 		skip "set-profile on a stock kernel: exit 3, nothing written" "needs root"
 	fi
@@ -603,7 +620,8 @@ flat() {
 }
 # stock_said [--staging] FILE...: each says that set-profile on a stock
 # kernel exits 3 and writes nothing, and none that it writes only the boot
-# form there; with --staging, also that staging is not done yet.
+# form there; with --staging, also that set-profile --stage stages a
+# profile there, and none that staging is not done yet.
 stock_said() {
 	staging=""
 	[ "$1" = --staging ] && { staging=1; shift; }
@@ -619,13 +637,23 @@ stock_said() {
 		esac
 		[ -z "$staging" ] && continue
 		case $t in
-		*"not done yet"* | *"future work"*) ;;
-		*) echo "$f does not say that staging on a stock kernel is not done yet"; return 1 ;;
+		*"not done yet"* | *"future work"*)
+			echo "$f still says that staging on a stock kernel is not done yet"; return 1 ;;
+		esac
+		case $t in
+		*"set-profile --stage"*) ;;
+		*) echo "$f does not say that set-profile --stage stages a profile on a stock kernel"; return 1 ;;
 		esac
 	done
 }
-check "README, rcuqs.7: set-profile on a stock kernel exits 3, writes nothing, stages nothing (not done yet)" \
-	stock_said --staging "$top/README.md" "$page7"
+check "README, rcuqs.7, doc/install.md: set-profile on a stock kernel exits 3 and writes nothing; set-profile --stage stages" \
+	stock_said --staging "$top/README.md" "$page7" "$top/doc/install.md"
+b=$(broken readme-not-done "s/^rcuqs.service applies it at the rcuqs kernel's first boot. /staging is not done yet. /" "$top/README.md")
+expect_fail "self-test: a README that says staging is not done yet is caught" \
+	"not done yet" stock_said --staging "$b"
+b=$(broken readme-no-stage "s/set-profile --stage latency/set-profile latency/" "$top/README.md")
+expect_fail "self-test: a README without set-profile --stage is caught" \
+	"set-profile --stage" stock_said --staging "$b"
 check "debian/control: set-profile on a stock kernel exits 3 and writes nothing" \
 	stock_said "$top/debian/control"
 b=$(broken control-old "s/exits 3 and writes nothing/only writes the boot form/" "$top/debian/control")
