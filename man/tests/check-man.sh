@@ -19,7 +19,9 @@
 #   set-up commands for the development harness;
 # - every measured figure that README, the shipped profiles, rcuqs(7),
 #   thresholds.c, the 6.1 cover letter and patch 2 quote (doc/bench-quotes) is
-#   doc/bench-figures' value, and no "will come from the benchmark" is left.
+#   doc/bench-figures' value, and no "will come from the benchmark" is left;
+# - doc/ansible/rcuqs.yml runs only commands and options of usage(), and
+#   passes ansible-playbook --syntax-check (skipped without ansible-core).
 # Self-tests run the same checks on broken copies and expect them to fail.
 # Parts that need the tool SKIP, saying why, until rcuqs-ctl builds.
 #
@@ -131,6 +133,47 @@ help_commands() {
 # help_options: "-x, --long ARG" of each option of usage(), in order.
 help_options() {
 	help_block Options | sed 's/^ *//' | awk -F'  +' '{ print $1 }' | squeeze
+}
+
+# playbook_commands FILE: every "rcuqs-ctl ..." command of a playbook
+# (folded ">-" lines joined) names a command of usage(), options before
+# it among usage()'s options, and options after it among that command's
+# arguments; a Jinja "{{ ... }}" counts as the '--option' literals in it.
+playbook_commands() {
+	awk '
+		/^ *- name:/ || /^ *[a-z_.]+:/ && !/command:/ { if (cmd != "") print cmd; cmd = "" }
+		fold && /^ *[a-z_]+:/ { fold = 0 }
+		fold { sub(/^ */, ""); cmd = cmd " " $0; next }
+		/command: >-$/ { fold = 1; cmd = ""; next }
+		/command: rcuqs-ctl / { sub(/.*command: /, ""); print; next }
+		END { if (cmd != "") print cmd }' "$1" |
+		sed -E "s/\{\{[^}]*'(--[a-z-]+)'[^}]*\}\}/\1/g; s/\{\{[^}]*\}\}//g" |
+		grep '^ *rcuqs-ctl ' >"$scratch/playbook-cmds"
+	[ -s "$scratch/playbook-cmds" ] || { echo "no rcuqs-ctl command found in $1"; return 1; }
+	bad=0
+	while read -r line; do
+		cmd="" args=""
+		set -- $line
+		shift
+		for w; do
+			if [ -z "$cmd" ]; then
+				case $w in
+				-*) help_options | grep -Eq -- "(^| )$w( |,|$)" ||
+					{ echo "'$line': global option '$w' is not in usage()"; bad=1; } ;;
+				*) cmd=$w
+				   args=$(help_commands | awk -v c="$cmd" '$1 == c')
+				   [ -n "$args" ] || { echo "'$line': command '$cmd' is not in usage()"; bad=1; } ;;
+				esac
+			else
+				case $w in
+				-*) printf '%s\n' "$args" | grep -Fq -- "[$w" || printf '%s\n' "$args" | grep -Fq -- "$w " ||
+					help_options | grep -Eq -- "(^| )$w( |,|$)" ||
+					{ echo "'$line': option '$w' of $cmd is not in usage()"; bad=1; } ;;
+				esac
+			fi
+		done
+	done <"$scratch/playbook-cmds"
+	return $bad
 }
 
 # same_list WHAT WANT-FILE GOT-FILE: equal, in order; else show both.
@@ -500,6 +543,8 @@ if [ -n "$tool" ]; then
 	else
 		skip "example profiles pass 'rcuqs-ctl show'" "profiles must be root-owned: run as root"
 	fi
+	check "doc/ansible/rcuqs.yml: every rcuqs-ctl command and option it runs is in usage()" \
+		playbook_commands "$top/doc/ansible/rcuqs.yml"
 else
 	for t in "usage() on stdout" "COMMANDS match usage()" "SYNOPSIS matches usage()" \
 		"OPTIONS match usage()" "EXIT STATUS matches rcuqs.h" "FILES match the tool" \
@@ -561,6 +606,10 @@ b=$(broken noexit.8 's/^\.SH EXIT STATUS$/.SH EXIT CODES/' "$page8")
 expect_fail "self-test: section check rejects a missing EXIT STATUS" "no EXIT STATUS" \
 	section_order "$b" all
 if [ -n "$tool" ]; then
+	b=$(broken playbook-bad.yml "s/set-profile --check/set-profile --dry-run/" "$top/doc/ansible/rcuqs.yml")
+	expect_fail "self-test: a playbook option usage() lacks is caught" "--dry-run" playbook_commands "$b"
+	b=$(broken playbook-bad-cmd.yml "s/rcuqs-ctl verify/rcuqs-ctl check/" "$top/doc/ansible/rcuqs.yml")
+	expect_fail "self-test: a playbook command usage() lacks is caught" "'check'" playbook_commands "$b"
 	b=$(broken nostatus.8 '/^\.SH COMMANDS$/,/^\.SH OPTIONS$/{/^\.B status$/d}' "$page8")
 	expect_fail "self-test: COMMANDS check rejects a missing command" "^-status" commands_match "$b"
 	b=$(broken extra.8 's/^\.SH OPTIONS$/.TP\n.B frobnicate\nExtra.\n.SH OPTIONS/' "$page8")
@@ -907,5 +956,24 @@ no_stale_promise() {
 	return 0
 }
 check "no 'will come from the benchmark' sentence left" no_stale_promise
+
+# --- the example Ansible playbook --------------------------------------------
+
+# Debian's ansible-core, when installed (make check does not install it:
+# about 8 MB and a dozen Python packages for one syntax check); its state
+# goes to the scratch directory, not to $HOME.
+if command -v ansible-playbook >/dev/null 2>&1; then
+	mkdir -p "$scratch/ansible"
+	check "doc/ansible/rcuqs.yml: ansible-playbook --syntax-check" \
+		env ANSIBLE_HOME="$scratch/ansible" ANSIBLE_LOCAL_TEMP="$scratch/ansible/tmp" \
+		ANSIBLE_NOCOLOR=1 ansible-playbook --syntax-check -i localhost, "$top/doc/ansible/rcuqs.yml"
+	b=$(broken playbook-yaml.yml "s/^  tasks:$/  tasks:\n   - bad: [/" "$top/doc/ansible/rcuqs.yml")
+	expect_fail "self-test: ansible-playbook --syntax-check rejects a broken playbook" "ERROR|rror" \
+		env ANSIBLE_HOME="$scratch/ansible" ANSIBLE_LOCAL_TEMP="$scratch/ansible/tmp" \
+		ANSIBLE_NOCOLOR=1 ansible-playbook --syntax-check -i localhost, "$b"
+else
+	skip "doc/ansible/rcuqs.yml: ansible-playbook --syntax-check" \
+		"ansible-playbook is not installed (apt-get install ansible-core)"
+fi
 
 tap_end man
