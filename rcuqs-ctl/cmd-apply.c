@@ -20,6 +20,15 @@
 #include "sysfs.h"
 #include "util.h"
 
+/*
+ * A value as a profile spells it: a kernel without the rcuqs patches shows
+ * jiffies_till_sched_qs's "auto" as the ULONG_MAX it stands for.
+ */
+static const char *profile_spelling(const struct tunable *t, const char *v)
+{
+	return t->type == TT_AUTO_ULONG && strcmp(v, "18446744073709551615") == 0 ? "auto" : v;
+}
+
 /* Root, kernel support and the lock, in that order; returns the lock fd. */
 static int prepare_write(const struct rcuqs_ctx *ctx, const char *what)
 {
@@ -122,6 +131,40 @@ static void warn_limit(const struct rcuqs_ctx *ctx, const struct change *c, size
 			kernel_warn_limit(ctx, c[i].value);
 }
 
+/* The record and the boot form in set-profile's JSON, with what is due. */
+static void boot_form_json(const struct bootcfg *b, bool grub, struct json *j)
+{
+	json_str(j, "recorded", ACTIVE_FILE);
+	json_open(j, "boot_files", '[');
+	json_str(j, NULL, GRUB_DROPIN);
+	if (b->have_kcmdline)
+		json_str(j, NULL, KERNEL_CMDLINE);
+	json_close(j, ']');
+	json_bool(j, "update_grub", grub);
+	json_bool(j, "kernel_install", b->kcmd_changed);
+}
+
+/* Whether the boot form was (--check: would be) rewritten, for people. */
+static void boot_form_print(const struct rcuqs_ctx *ctx, const struct bootcfg *b)
+{
+	if (b->grub_same && !b->kcmd_changed)
+		printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
+		       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+	else
+		printf("boot form %s %s%s\n", ctx->dry_run ? "would be written to" : "written to",
+		       GRUB_DROPIN, b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+}
+
+/* What the boot form needs next: update-grub, kernel-install. */
+static void boot_form_due(bool grub, bool kinstall)
+{
+	if (grub)
+		printf("run 'update-grub' to update the boot configuration\n");
+	if (kinstall)
+		printf("%s takes effect when kernel-install next writes the boot entries\n",
+		       KERNEL_CMDLINE);
+}
+
 /*
  * What set-profile did, for people or (--json) for programs, and what is
  * due: update-grub when the drop-in changed or GRUB's configuration is
@@ -150,14 +193,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		changes_json(c, n, &j);
 		gone_json(gone, ngone, &j);
 		here_json(ctx, p, &j);
-		json_str(&j, "recorded", ACTIVE_FILE);
-		json_open(&j, "boot_files", '[');
-		json_str(&j, NULL, GRUB_DROPIN);
-		if (b->have_kcmdline)
-			json_str(&j, NULL, KERNEL_CMDLINE);
-		json_close(&j, ']');
-		json_bool(&j, "update_grub", grub);
-		json_bool(&j, "kernel_install", kinstall);
+		boot_form_json(b, grub, &j);
 		json_open(&j, "needs_reboot", '[');
 	} else {
 		changes_print(c, n, stdout);
@@ -168,12 +204,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 			       changed ? "would change the above" : "is in force, nothing would change");
 		else
 			printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
-		if (b->grub_same && !kinstall)
-			printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
-			       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
-		else
-			printf("boot form %s %s%s\n", ctx->dry_run ? "would be written to" : "written to",
-			       GRUB_DROPIN, b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+		boot_form_print(ctx, b);
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		char arg[160], val[RUNNING_MAX];
@@ -200,11 +231,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 	}
 	if (reboot)
 		printf("\n");
-	if (grub)
-		printf("run 'update-grub' to update the boot configuration\n");
-	if (kinstall)
-		printf("%s takes effect when kernel-install next writes the boot entries\n",
-		       KERNEL_CMDLINE);
+	boot_form_due(grub, kinstall);
 	if (!grub && !kinstall && !reboot)
 		printf("nothing is due: no update-grub, no reboot\n");
 }
@@ -324,9 +351,9 @@ static int stage_originals(const struct rcuqs_ctx *ctx, const struct profile *p,
 		if (sysfs_exists(ctx, t->sysfs)) {
 			if ((r = changes_read(ctx, &c[n], 1)) < 0)
 				return r;
-			if (t->type == TT_AUTO_ULONG &&
-			    strcmp(c[n].old, "18446744073709551615") == 0)
-				strcpy(c[n].old, "auto");
+			if (profile_spelling(t, c[n].old) != c[n].old)	/* "auto" */
+				snprintf(c[n].old, sizeof(c[n].old), "%s",
+					 profile_spelling(t, c[n].old));
 		} else if (t->dflt) {
 			snprintf(c[n].old, sizeof(c[n].old), "%s", t->dflt);
 		} else {
@@ -353,14 +380,7 @@ static void report_stage(const struct rcuqs_ctx *ctx, const struct profile *p,
 		json_bool(&j, "check", ctx->dry_run);
 		json_bool(&j, "stage", true);
 		json_bool(&j, "changed", changed);
-		json_str(&j, "recorded", ACTIVE_FILE);
-		json_open(&j, "boot_files", '[');
-		json_str(&j, NULL, GRUB_DROPIN);
-		if (b->have_kcmdline)
-			json_str(&j, NULL, KERNEL_CMDLINE);
-		json_close(&j, ']');
-		json_bool(&j, "update_grub", grub);
-		json_bool(&j, "kernel_install", b->kcmd_changed);
+		boot_form_json(b, grub, &j);
 		json_close(&j, '}');
 		json_end(&j);
 		return;
@@ -373,17 +393,8 @@ static void report_stage(const struct rcuqs_ctx *ctx, const struct profile *p,
 		printf("profile '%s' staged: recorded in %s, runtime parameters untouched; "
 		       "rcuqs.service applies it at the next boot of an rcuqs kernel\n",
 		       p->name, ACTIVE_FILE);
-	if (b->grub_same && !b->kcmd_changed)
-		printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
-		       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
-	else
-		printf("boot form %s %s%s\n", ctx->dry_run ? "would be written to" : "written to",
-		       GRUB_DROPIN, b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
-	if (grub)
-		printf("run 'update-grub' to update the boot configuration\n");
-	if (b->kcmd_changed)
-		printf("%s takes effect when kernel-install next writes the boot entries\n",
-		       KERNEL_CMDLINE);
+	boot_form_print(ctx, b);
+	boot_form_due(grub, b->kcmd_changed);
 }
 
 /*
@@ -675,16 +686,10 @@ out:
 	return exit_status(r);
 }
 
-/*
- * Whether a read-only parameter already has its value before rcuqs: a
- * kernel without the rcuqs patches shows jiffies_till_sched_qs's "auto" as
- * the ULONG_MAX it stands for.
- */
+/* Whether a read-only parameter already has its value before rcuqs. */
 static bool same_value(const struct tunable *t, const char *now, const char *orig)
 {
-	if (t->type == TT_AUTO_ULONG && strcmp(now, "18446744073709551615") == 0)
-		now = "auto";
-	return strcmp(now, orig) == 0;
+	return strcmp(profile_spelling(t, now), orig) == 0;
 }
 
 /* What off did (or, with nothing recorded, that there was nothing to do). */
