@@ -959,6 +959,68 @@ check "no 'will come from the benchmark' sentence left" no_stale_promise
 
 # --- the example Ansible playbook --------------------------------------------
 
+# playbook_run: the playbook on this machine (connection local), with a
+# PATH of stubs and /usr/bin:/bin only: "rcuqs-ctl" is the built tool on a
+# fake root, "update-grub" only notes that it ran; the package tasks are
+# skipped (no .deb, no packages given). No /sbin, /usr/sbin: neither a real
+# rcuqs-ctl nor update-grub is reachable. Each run's recap line is checked.
+playbook_run() {
+	pb=$scratch/playbook
+	rm -rf "$pb"
+	mkdir -p "$pb/bin" "$pb/ansible"
+	# The CLI tests' fake root, made a stock kernel: no counters, no limit,
+	# jiffies_till_sched_qs read-only with its auto shown as ULONG_MAX.
+	cp -a "$tool_src/tests/rootfs-pristine" "$pb/root"
+	find "$pb/root" -name .keep -delete
+	mkdir -p "$pb/root/boot/grub"
+	cp "$tool_src"/profiles/*.profile "$pb/root/usr/lib/rcuqs/profiles/"
+	chown -R 0:0 "$pb/root"
+	chmod -R go-w "$pb/root"
+	printf 'root=/dev/vda quiet\n' >"$pb/root/etc/kernel/cmdline"
+	rm -r "$pb/root/sys/kernel/rcu_qs" "$pb/root/sys/module/rcutree/parameters/cond_resched_qs_limit"
+	printf '18446744073709551615\n' >"$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs"
+	chmod 0444 "$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs"
+	printf '#!/bin/sh\nexec "%s" --root "%s" "$@"\n' "$tool" "$pb/root" >"$pb/bin/rcuqs-ctl"
+	printf '#!/bin/sh\necho ran >>"%s"\n' "$pb/update-grub.log" >"$pb/bin/update-grub"
+	chmod 0755 "$pb/bin/rcuqs-ctl" "$pb/bin/update-grub"
+	printf '[rcuqs]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n' \
+		>"$pb/hosts"
+	play() {
+		env PATH="$pb/bin:/usr/bin:/bin" ANSIBLE_HOME="$pb/ansible" \
+			ANSIBLE_LOCAL_TEMP="$pb/ansible/tmp" ANSIBLE_NOCOLOR=1 \
+			ansible-playbook -i "$pb/hosts" -e ansible_become=false "$@" \
+			"$top/doc/ansible/rcuqs.yml" >"$pb/play.log" 2>&1
+		sed -n 's/^localhost *: \(ok=[0-9]* *changed=[0-9]*\).* failed=\([0-9]*\).*/\1 failed=\2/p' \
+			"$pb/play.log" | tr -s ' '
+	}
+	# want WHAT GOT WANT: the recap (and the files) as expected.
+	want() { [ "$2" = "$3" ] || { echo "$1: '$2', want '$3'"; tail -n 30 "$pb/play.log"; return 1; }; }
+	want "stock kernel, --check" "$(play --check)" "ok=4 changed=1 failed=0" || return 1
+	[ ! -e "$pb/root/etc/rcuqs/active" ] || { echo "--check wrote /etc/rcuqs/active"; return 1; }
+	want "stock kernel: staged" "$(play)" "ok=7 changed=2 failed=0" || return 1
+	want "stock kernel: /etc/rcuqs/active" "$(cat "$pb/root/etc/rcuqs/active")" latency || return 1
+	want "update-grub ran" "$(cat "$pb/update-grub.log")" ran || return 1
+	want "stock kernel: /sys untouched" \
+		"$(cat "$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs")" \
+		18446744073709551615 || return 1
+	want "stock kernel, second run" "$(play)" "ok=4 changed=0 failed=0" || return 1
+	# The rcuqs kernel boots with the staged boot form: the limit at 256.
+	mkdir -p "$pb/root/sys/kernel/rcu_qs"
+	for c in gp_completed limit_qs urgent_qs resched_kicks cbs_invoked; do
+		echo 0 >"$pb/root/sys/kernel/rcu_qs/$c"
+	done
+	chmod 0644 "$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs"
+	echo auto >"$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs"
+	echo 256 >"$pb/root/sys/module/rcutree/parameters/cond_resched_qs_limit"
+	want "rcuqs kernel, staged profile in force" "$(play)" "ok=5 changed=0 failed=0" || return 1
+	want "rcuqs kernel, throughput" "$(play -e rcuqs_profile=throughput)" \
+		"ok=7 changed=2 failed=0" || return 1
+	want "rcuqs kernel: jiffies_till_sched_qs" \
+		"$(cat "$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs")" 1000 || return 1
+	want "rcuqs kernel, throughput again" "$(play -e rcuqs_profile=throughput)" \
+		"ok=5 changed=0 failed=0" || return 1
+}
+
 # Debian's ansible-core, when installed (make check does not install it:
 # about 8 MB and a dozen Python packages for one syntax check); its state
 # goes to the scratch directory, not to $HOME.
@@ -971,9 +1033,16 @@ if command -v ansible-playbook >/dev/null 2>&1; then
 	expect_fail "self-test: ansible-playbook --syntax-check rejects a broken playbook" "ERROR|rror" \
 		env ANSIBLE_HOME="$scratch/ansible" ANSIBLE_LOCAL_TEMP="$scratch/ansible/tmp" \
 		ANSIBLE_NOCOLOR=1 ansible-playbook --syntax-check -i localhost, "$b"
+	if [ -n "$tool" ] && [ "$(id -u)" -eq 0 ]; then
+		check "doc/ansible/rcuqs.yml run on fake roots: stages on a stock kernel, sets on an rcuqs one, verifies, and a second run changes nothing" \
+			playbook_run
+	else
+		skip "doc/ansible/rcuqs.yml run on fake roots" "needs the built tool and root (root-owned profiles)"
+	fi
 else
 	skip "doc/ansible/rcuqs.yml: ansible-playbook --syntax-check" \
 		"ansible-playbook is not installed (apt-get install ansible-core)"
+	skip "doc/ansible/rcuqs.yml run on fake roots" "ansible-playbook is not installed"
 fi
 
 tap_end man
