@@ -20,6 +20,15 @@
 #include "sysfs.h"
 #include "util.h"
 
+/*
+ * A value as a profile spells it: a kernel without the rcuqs patches shows
+ * jiffies_till_sched_qs's "auto" as the ULONG_MAX it stands for.
+ */
+static const char *profile_spelling(const struct tunable *t, const char *v)
+{
+	return t->type == TT_AUTO_ULONG && strcmp(v, "18446744073709551615") == 0 ? "auto" : v;
+}
+
 /* Root, kernel support and the lock, in that order; returns the lock fd. */
 static int prepare_write(const struct rcuqs_ctx *ctx, const char *what)
 {
@@ -122,6 +131,40 @@ static void warn_limit(const struct rcuqs_ctx *ctx, const struct change *c, size
 			kernel_warn_limit(ctx, c[i].value);
 }
 
+/* The record and the boot form in set-profile's JSON, with what is due. */
+static void boot_form_json(const struct bootcfg *b, bool grub, struct json *j)
+{
+	json_str(j, "recorded", ACTIVE_FILE);
+	json_open(j, "boot_files", '[');
+	json_str(j, NULL, GRUB_DROPIN);
+	if (b->have_kcmdline)
+		json_str(j, NULL, KERNEL_CMDLINE);
+	json_close(j, ']');
+	json_bool(j, "update_grub", grub);
+	json_bool(j, "kernel_install", b->kcmd_changed);
+}
+
+/* Whether the boot form was (--check: would be) rewritten, for people. */
+static void boot_form_print(const struct rcuqs_ctx *ctx, const struct bootcfg *b)
+{
+	if (b->grub_same && !b->kcmd_changed)
+		printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
+		       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+	else
+		printf("boot form %s %s%s\n", ctx->dry_run ? "would be written to" : "written to",
+		       GRUB_DROPIN, b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+}
+
+/* What the boot form needs next: update-grub, kernel-install. */
+static void boot_form_due(bool grub, bool kinstall)
+{
+	if (grub)
+		printf("run 'update-grub' to update the boot configuration\n");
+	if (kinstall)
+		printf("%s takes effect when kernel-install next writes the boot entries\n",
+		       KERNEL_CMDLINE);
+}
+
 /*
  * What set-profile did, for people or (--json) for programs, and what is
  * due: update-grub when the drop-in changed or GRUB's configuration is
@@ -150,14 +193,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 		changes_json(c, n, &j);
 		gone_json(gone, ngone, &j);
 		here_json(ctx, p, &j);
-		json_str(&j, "recorded", ACTIVE_FILE);
-		json_open(&j, "boot_files", '[');
-		json_str(&j, NULL, GRUB_DROPIN);
-		if (b->have_kcmdline)
-			json_str(&j, NULL, KERNEL_CMDLINE);
-		json_close(&j, ']');
-		json_bool(&j, "update_grub", grub);
-		json_bool(&j, "kernel_install", kinstall);
+		boot_form_json(b, grub, &j);
 		json_open(&j, "needs_reboot", '[');
 	} else {
 		changes_print(c, n, stdout);
@@ -168,12 +204,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 			       changed ? "would change the above" : "is in force, nothing would change");
 		else
 			printf("profile '%s' applied and recorded in %s\n", p->name, ACTIVE_FILE);
-		if (b->grub_same && !kinstall)
-			printf("boot form unchanged in %s%s\n", GRUB_DROPIN,
-			       b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
-		else
-			printf("boot form %s %s%s\n", ctx->dry_run ? "would be written to" : "written to",
-			       GRUB_DROPIN, b->have_kcmdline ? " and " KERNEL_CMDLINE : "");
+		boot_form_print(ctx, b);
 	}
 	for (size_t i = 0; i < N_TUNABLES; i++) {
 		char arg[160], val[RUNNING_MAX];
@@ -200,11 +231,7 @@ static void report_set_profile(const struct rcuqs_ctx *ctx, const struct profile
 	}
 	if (reboot)
 		printf("\n");
-	if (grub)
-		printf("run 'update-grub' to update the boot configuration\n");
-	if (kinstall)
-		printf("%s takes effect when kernel-install next writes the boot entries\n",
-		       KERNEL_CMDLINE);
+	boot_form_due(grub, kinstall);
 	if (!grub && !kinstall && !reboot)
 		printf("nothing is due: no update-grub, no reboot\n");
 }
@@ -297,6 +324,121 @@ static int check_set_profile(struct rcuqs_ctx *ctx, const struct profile *p, con
 	return changed;
 }
 
+/*
+ * The originals a staged profile needs (see ORIGINAL_FILE): the value of
+ * each runtime parameter it sets, read from the running kernel where it
+ * has the file (a stock kernel's ULONG_MAX for jiffies_till_sched_qs is
+ * its "auto"), else the kernel's own default, since at the next boot the
+ * boot form sets them before rcuqs.service could read them. Prepared into
+ * pf (nothing when all are recorded already); -errno, said, on failure.
+ */
+static int stage_originals(const struct rcuqs_ctx *ctx, const struct profile *p,
+			   char orig[N_TUNABLES][VALUE_MAX], struct pending_file *pf)
+{
+	struct change c[N_TUNABLES];
+	size_t n = 0;
+	int r;
+
+	memset(pf, 0, sizeof(*pf));
+	for (size_t i = 0; i < N_TUNABLES; i++) {
+		const struct tunable *t = &tunables[i];
+
+		if (!p->set[i].value[0] || !tunable_runtime(t) || orig[i][0])
+			continue;
+		memset(&c[n], 0, sizeof(c[n]));
+		c[n].t = t;
+		c[n].value = p->set[i].value;
+		if (sysfs_exists(ctx, t->sysfs)) {
+			if ((r = changes_read(ctx, &c[n], 1)) < 0)
+				return r;
+			if (profile_spelling(t, c[n].old) != c[n].old)	/* "auto" */
+				snprintf(c[n].old, sizeof(c[n].old), "%s",
+					 profile_spelling(t, c[n].old));
+		} else if (t->dflt) {
+			snprintf(c[n].old, sizeof(c[n].old), "%s", t->dflt);
+		} else {
+			continue;	/* no default known: apply records it */
+		}
+		n++;
+	}
+	r = original_prepare(ctx, orig, c, n, pf);
+	if (r < 0)
+		errmsg("cannot write %s: %s; nothing was changed", ORIGINAL_FILE, errstr(r));
+	return r;
+}
+
+/* What set-profile --stage did (--check: would do), for people or --json. */
+static void report_stage(const struct rcuqs_ctx *ctx, const struct profile *p,
+			 const struct bootcfg *b, bool changed)
+{
+	struct json j = { .f = stdout };
+	bool grub = !b->grub_same || grub_cfg_stale(ctx);
+
+	if (ctx->json) {
+		json_open(&j, NULL, '{');
+		json_str(&j, "profile", p->name);
+		json_bool(&j, "check", ctx->dry_run);
+		json_bool(&j, "stage", true);
+		json_bool(&j, "changed", changed);
+		boot_form_json(b, grub, &j);
+		json_close(&j, '}');
+		json_end(&j);
+		return;
+	}
+	if (ctx->dry_run)
+		printf("check: staging profile '%s' %s; nothing was written\n", p->name,
+		       changed ? "would change the record or the boot form" :
+				 "would change nothing, it is staged");
+	else
+		printf("profile '%s' staged: recorded in %s, runtime parameters untouched; "
+		       "rcuqs.service applies it at the next boot of an rcuqs kernel\n",
+		       p->name, ACTIVE_FILE);
+	boot_form_print(ctx, b);
+	boot_form_due(grub, b->kcmd_changed);
+}
+
+/*
+ * set-profile --stage: the record and the boot form of profile p, for the
+ * next boot of an rcuqs kernel, on any kernel (a stock one too) and
+ * without a runtime write; originals first, then the files, all or
+ * nothing. 1 when --check finds something to change, else 0 or -errno.
+ */
+static int stage_profile(struct rcuqs_ctx *ctx, const struct profile *p, const char *from,
+			 struct bootcfg *boot, struct pending_file *active)
+{
+	char orig[N_TUNABLES][VALUE_MAX];
+	struct pending_file origf;
+	bool changed;
+	int r;
+
+	memset(&origf, 0, sizeof(origf));
+	if ((r = original_read(ctx, orig)) < 0 || (r = stage_originals(ctx, p, orig, &origf)) < 0)
+		return r;
+	changed = strcmp(from, p->name) != 0 || !boot->grub_same || boot->kcmd_changed ||
+		  origf.prepared;
+	if (ctx->dry_run) {
+		report_stage(ctx, p, boot, changed);
+		return changed;
+	}
+	if (origf.prepared && (r = pending_commit(&origf)) < 0) {
+		errmsg("cannot write %s: %s; nothing was changed", ORIGINAL_FILE, errstr(r));
+		pending_abort(&origf);
+		return r;
+	}
+	if ((r = bootcfg_record(boot)) < 0 ||
+	    (r = commit_files(ctx, (struct pending_file *[]){ active, &boot->kcmd, &boot->grub },
+			      3, NULL, 0)) < 0) {
+		forget_originals(&origf);
+		return r;
+	}
+	pending_done(&origf);
+	bootcfg_finish(ctx, boot);
+	report_stage(ctx, p, boot, changed);
+	log_switch(ctx, "set-profile --stage", from, p->name, NULL, 0,
+		   !boot->grub_same || boot->kcmd_changed);
+	return 0;
+}
+
 static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 {
 	struct pending_file active, origf;
@@ -309,15 +451,24 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	const char *from;
 	int fd, r;
 	size_t n, ngone;
+	bool stage = false;
 
 	memset(&p, 0, sizeof(p));
 	memset(&active, 0, sizeof(active));
 	memset(&origf, 0, sizeof(origf));
 	memset(&boot, 0, sizeof(boot));
-	/* --check, before a "--": a dry run (ctx->dry_run). */
+	/*
+	 * --check, before a "--": a dry run (ctx->dry_run); --stage: the
+	 * record and boot form only, for the next boot.
+	 */
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strcmp(argv[i], "--check") == 0) {
-			ctx->dry_run = true;
+		bool check = strcmp(argv[i], "--check") == 0;
+
+		if (check || strcmp(argv[i], "--stage") == 0) {
+			if (check)
+				ctx->dry_run = true;
+			else
+				stage = true;
 			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof(*argv));
 			argc--;
 			i--;
@@ -327,14 +478,17 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 		return usage_error();
 	if (profile_name_check(argv[1]) < 0)
 		return EXIT_USAGE;
-	fd = prepare_write(ctx, "set-profile");
+	/* Staging needs no rcuqs kernel: a stock one stages for the next boot. */
+	if (stage && (r = require_root("set-profile")) < 0)
+		return exit_status(r);
+	fd = stage ? lock_take(ctx) : prepare_write(ctx, "set-profile");
 	if (fd < 0)
 		return exit_status(fd);
 	r = profile_load(ctx, argv[1], &p);
 	if (r < 0)
 		goto out;
 	profile_here(ctx, &p);
-	if ((r = profile_require_here(&p)) < 0)
+	if (!stage && (r = profile_require_here(&p)) < 0)
 		goto out;
 	from = log_profile_name(ctx, was, sizeof(was));
 	/* Everything that could fail is written aside first... */
@@ -350,6 +504,12 @@ static int do_set_profile(struct rcuqs_ctx *ctx, int argc, char **argv)
 	if (r < 0) {
 		errmsg("cannot write %s: %s", ACTIVE_FILE, errstr(r));
 		goto abort;
+	}
+	if (stage) {
+		r = stage_profile(ctx, &p, from, &boot, &active);
+		if (r != 0 || ctx->dry_run)
+			goto abort;	/* (--check: nothing was written) */
+		goto out;
 	}
 	if (ctx->dry_run) {
 		r = check_set_profile(ctx, &p, from, &boot);
@@ -526,16 +686,10 @@ out:
 	return exit_status(r);
 }
 
-/*
- * Whether a read-only parameter already has its value before rcuqs: a
- * kernel without the rcuqs patches shows jiffies_till_sched_qs's "auto" as
- * the ULONG_MAX it stands for.
- */
+/* Whether a read-only parameter already has its value before rcuqs. */
 static bool same_value(const struct tunable *t, const char *now, const char *orig)
 {
-	if (t->type == TT_AUTO_ULONG && strcmp(now, "18446744073709551615") == 0)
-		now = "auto";
-	return strcmp(now, orig) == 0;
+	return strcmp(profile_spelling(t, now), orig) == 0;
 }
 
 /* What off did (or, with nothing recorded, that there was nothing to do). */
@@ -706,8 +860,9 @@ out:
 }
 
 const struct command cmd_set_profile = {
-	"set-profile", do_set_profile, "[--check] NAME",
-	"apply NAME now, record it active, write its boot form (--check: dry run)",
+	"set-profile", do_set_profile, "[--check] [--stage] NAME",
+	"apply NAME now, record it active, write its boot form (--check: dry run; "
+	"--stage: for the next boot only)",
 	NULL,
 };
 const struct command cmd_apply = {

@@ -12,12 +12,16 @@
 # - every tunable the tool knows and every shipped profile (with each of its
 #   settings) in rcuqs.profile(5), and in rcuqs(7);
 # - set-profile on a stock kernel exits 3 and writes nothing, and README,
-#   rcuqs(7) and debian/control say so; the README's quick start for a real
+#   rcuqs(7) and debian/control say so; set-profile --stage there records
+#   the profile and writes the boot form, no parameter, and README,
+#   rcuqs(7) and doc/install.md say so; the README's quick start for a real
 #   machine, its way back the same as rcuqs(7)'s ROLLBACK, and exactly two
 #   set-up commands for the development harness;
 # - every measured figure that README, the shipped profiles, rcuqs(7),
 #   thresholds.c, the 6.1 cover letter and patch 2 quote (doc/bench-quotes) is
-#   doc/bench-figures' value, and no "will come from the benchmark" is left.
+#   doc/bench-figures' value, and no "will come from the benchmark" is left;
+# - doc/ansible/rcuqs.yml runs only commands and options of usage(), and
+#   passes ansible-playbook --syntax-check (skipped without ansible-core).
 # Self-tests run the same checks on broken copies and expect them to fail.
 # Parts that need the tool SKIP, saying why, until rcuqs-ctl builds.
 #
@@ -129,6 +133,47 @@ help_commands() {
 # help_options: "-x, --long ARG" of each option of usage(), in order.
 help_options() {
 	help_block Options | sed 's/^ *//' | awk -F'  +' '{ print $1 }' | squeeze
+}
+
+# playbook_commands FILE: every "rcuqs-ctl ..." command of a playbook
+# (folded ">-" lines joined) names a command of usage(), options before
+# it among usage()'s options, and options after it among that command's
+# arguments; a Jinja "{{ ... }}" counts as the '--option' literals in it.
+playbook_commands() {
+	awk '
+		/^ *- name:/ || /^ *[a-z_.]+:/ && !/command:/ { if (cmd != "") print cmd; cmd = "" }
+		fold && /^ *[a-z_]+:/ { fold = 0 }
+		fold { sub(/^ */, ""); cmd = cmd " " $0; next }
+		/command: >-$/ { fold = 1; cmd = ""; next }
+		/command: rcuqs-ctl / { sub(/.*command: /, ""); print; next }
+		END { if (cmd != "") print cmd }' "$1" |
+		sed -E "s/\{\{[^}]*'(--[a-z-]+)'[^}]*\}\}/\1/g; s/\{\{[^}]*\}\}//g" |
+		grep '^ *rcuqs-ctl ' >"$scratch/playbook-cmds"
+	[ -s "$scratch/playbook-cmds" ] || { echo "no rcuqs-ctl command found in $1"; return 1; }
+	bad=0
+	while read -r line; do
+		cmd="" args=""
+		set -- $line
+		shift
+		for w; do
+			if [ -z "$cmd" ]; then
+				case $w in
+				-*) help_options | grep -Eq -- "(^| )$w( |,|$)" ||
+					{ echo "'$line': global option '$w' is not in usage()"; bad=1; } ;;
+				*) cmd=$w
+				   args=$(help_commands | awk -v c="$cmd" '$1 == c')
+				   [ -n "$args" ] || { echo "'$line': command '$cmd' is not in usage()"; bad=1; } ;;
+				esac
+			else
+				case $w in
+				-*) printf '%s\n' "$args" | grep -Fq -- "[$w" || printf '%s\n' "$args" | grep -Fq -- "$w " ||
+					help_options | grep -Eq -- "(^| )$w( |,|$)" ||
+					{ echo "'$line': option '$w' of $cmd is not in usage()"; bad=1; } ;;
+				esac
+			fi
+		done
+	done <"$scratch/playbook-cmds"
+	return $bad
 }
 
 # same_list WHAT WANT-FILE GOT-FILE: equal, in order; else show both.
@@ -451,6 +496,21 @@ if [ -n "$tool" ]; then
 		else
 			not_ok "set-profile on a stock kernel writes nothing" "$(cd "$stock" && find . -newer "$scratch/help")"
 		fi
+		# What the docs say --stage does there: the record and the boot
+		# form, and no parameter.
+		sysnap() { (cd "$stock/sys" && find . -print -type f -exec cat {} + 2>&1) | sha256sum; }
+		sys_before=$(sysnap)
+		run_code "exit 0 (documented): set-profile --stage on a stock kernel" 0 \
+			"$tool" --root "$stock" set-profile --stage latency
+		if [ "$(cat "$stock/etc/rcuqs/active" 2>/dev/null)" = latency ] &&
+			grep -q 'cond_resched_qs_limit=256' "$stock/etc/default/grub.d/rcuqs.cfg" &&
+			grep -q 'cond_resched_qs_limit=256' "$stock/etc/kernel/cmdline" &&
+			[ "$(sysnap)" = "$sys_before" ]; then
+			ok "set-profile --stage on a stock kernel records the profile and writes its boot form, no parameter"
+		else
+			not_ok "set-profile --stage on a stock kernel records the profile and writes its boot form, no parameter" \
+				"$(cd "$stock" && find . -newer "$scratch/help")"
+		fi
 	else
 		skip "set-profile on a stock kernel: exit 3, nothing written" "needs root"
 	fi
@@ -483,6 +543,8 @@ if [ -n "$tool" ]; then
 	else
 		skip "example profiles pass 'rcuqs-ctl show'" "profiles must be root-owned: run as root"
 	fi
+	check "doc/ansible/rcuqs.yml: every rcuqs-ctl command and option it runs is in usage()" \
+		playbook_commands "$top/doc/ansible/rcuqs.yml"
 else
 	for t in "usage() on stdout" "COMMANDS match usage()" "SYNOPSIS matches usage()" \
 		"OPTIONS match usage()" "EXIT STATUS matches rcuqs.h" "FILES match the tool" \
@@ -544,6 +606,10 @@ b=$(broken noexit.8 's/^\.SH EXIT STATUS$/.SH EXIT CODES/' "$page8")
 expect_fail "self-test: section check rejects a missing EXIT STATUS" "no EXIT STATUS" \
 	section_order "$b" all
 if [ -n "$tool" ]; then
+	b=$(broken playbook-bad.yml "s/set-profile --check/set-profile --dry-run/" "$top/doc/ansible/rcuqs.yml")
+	expect_fail "self-test: a playbook option usage() lacks is caught" "--dry-run" playbook_commands "$b"
+	b=$(broken playbook-bad-cmd.yml "s/rcuqs-ctl verify/rcuqs-ctl check/" "$top/doc/ansible/rcuqs.yml")
+	expect_fail "self-test: a playbook command usage() lacks is caught" "'check'" playbook_commands "$b"
 	b=$(broken nostatus.8 '/^\.SH COMMANDS$/,/^\.SH OPTIONS$/{/^\.B status$/d}' "$page8")
 	expect_fail "self-test: COMMANDS check rejects a missing command" "^-status" commands_match "$b"
 	b=$(broken extra.8 's/^\.SH OPTIONS$/.TP\n.B frobnicate\nExtra.\n.SH OPTIONS/' "$page8")
@@ -603,7 +669,8 @@ flat() {
 }
 # stock_said [--staging] FILE...: each says that set-profile on a stock
 # kernel exits 3 and writes nothing, and none that it writes only the boot
-# form there; with --staging, also that staging is not done yet.
+# form there; with --staging, also that set-profile --stage stages a
+# profile there, and none that staging is not done yet.
 stock_said() {
 	staging=""
 	[ "$1" = --staging ] && { staging=1; shift; }
@@ -619,13 +686,23 @@ stock_said() {
 		esac
 		[ -z "$staging" ] && continue
 		case $t in
-		*"not done yet"* | *"future work"*) ;;
-		*) echo "$f does not say that staging on a stock kernel is not done yet"; return 1 ;;
+		*"not done yet"* | *"future work"*)
+			echo "$f still says that staging on a stock kernel is not done yet"; return 1 ;;
+		esac
+		case $t in
+		*"set-profile --stage"*) ;;
+		*) echo "$f does not say that set-profile --stage stages a profile on a stock kernel"; return 1 ;;
 		esac
 	done
 }
-check "README, rcuqs.7: set-profile on a stock kernel exits 3, writes nothing, stages nothing (not done yet)" \
-	stock_said --staging "$top/README.md" "$page7"
+check "README, rcuqs.7, doc/install.md: set-profile on a stock kernel exits 3 and writes nothing; set-profile --stage stages" \
+	stock_said --staging "$top/README.md" "$page7" "$top/doc/install.md"
+b=$(broken readme-not-done "s/^rcuqs.service applies it at the rcuqs kernel's first boot. /staging is not done yet. /" "$top/README.md")
+expect_fail "self-test: a README that says staging is not done yet is caught" \
+	"not done yet" stock_said --staging "$b"
+b=$(broken readme-no-stage "s/set-profile --stage latency/set-profile latency/" "$top/README.md")
+expect_fail "self-test: a README without set-profile --stage is caught" \
+	"set-profile --stage" stock_said --staging "$b"
 check "debian/control: set-profile on a stock kernel exits 3 and writes nothing" \
 	stock_said "$top/debian/control"
 b=$(broken control-old "s/exits 3 and writes nothing/only writes the boot form/" "$top/debian/control")
@@ -879,5 +956,93 @@ no_stale_promise() {
 	return 0
 }
 check "no 'will come from the benchmark' sentence left" no_stale_promise
+
+# --- the example Ansible playbook --------------------------------------------
+
+# playbook_run: the playbook on this machine (connection local), with a
+# PATH of stubs and /usr/bin:/bin only: "rcuqs-ctl" is the built tool on a
+# fake root, "update-grub" only notes that it ran; the package tasks are
+# skipped (no .deb, no packages given). No /sbin, /usr/sbin: neither a real
+# rcuqs-ctl nor update-grub is reachable. Each run's recap line is checked.
+playbook_run() {
+	pb=$scratch/playbook
+	rm -rf "$pb"
+	mkdir -p "$pb/bin" "$pb/ansible"
+	# The CLI tests' fake root, made a stock kernel: no counters, no limit,
+	# jiffies_till_sched_qs read-only with its auto shown as ULONG_MAX.
+	cp -a "$tool_src/tests/rootfs-pristine" "$pb/root"
+	find "$pb/root" -name .keep -delete
+	mkdir -p "$pb/root/boot/grub"
+	cp "$tool_src"/profiles/*.profile "$pb/root/usr/lib/rcuqs/profiles/"
+	chown -R 0:0 "$pb/root"
+	chmod -R go-w "$pb/root"
+	printf 'root=/dev/vda quiet\n' >"$pb/root/etc/kernel/cmdline"
+	rm -r "$pb/root/sys/kernel/rcu_qs" "$pb/root/sys/module/rcutree/parameters/cond_resched_qs_limit"
+	printf '18446744073709551615\n' >"$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs"
+	chmod 0444 "$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs"
+	printf '#!/bin/sh\nexec "%s" --root "%s" "$@"\n' "$tool" "$pb/root" >"$pb/bin/rcuqs-ctl"
+	printf '#!/bin/sh\necho ran >>"%s"\n' "$pb/update-grub.log" >"$pb/bin/update-grub"
+	chmod 0755 "$pb/bin/rcuqs-ctl" "$pb/bin/update-grub"
+	printf '[rcuqs]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n' \
+		>"$pb/hosts"
+	play() {
+		env PATH="$pb/bin:/usr/bin:/bin" ANSIBLE_HOME="$pb/ansible" \
+			ANSIBLE_LOCAL_TEMP="$pb/ansible/tmp" ANSIBLE_NOCOLOR=1 \
+			ansible-playbook -i "$pb/hosts" -e ansible_become=false "$@" \
+			"$top/doc/ansible/rcuqs.yml" >"$pb/play.log" 2>&1
+		sed -n 's/^localhost *: \(ok=[0-9]* *changed=[0-9]*\).* failed=\([0-9]*\).*/\1 failed=\2/p' \
+			"$pb/play.log" | tr -s ' '
+	}
+	# want WHAT GOT WANT: the recap (and the files) as expected.
+	want() { [ "$2" = "$3" ] || { echo "$1: '$2', want '$3'"; tail -n 30 "$pb/play.log"; return 1; }; }
+	want "stock kernel, --check" "$(play --check)" "ok=4 changed=1 failed=0" || return 1
+	[ ! -e "$pb/root/etc/rcuqs/active" ] || { echo "--check wrote /etc/rcuqs/active"; return 1; }
+	want "stock kernel: staged" "$(play)" "ok=7 changed=2 failed=0" || return 1
+	want "stock kernel: /etc/rcuqs/active" "$(cat "$pb/root/etc/rcuqs/active")" latency || return 1
+	want "update-grub ran" "$(cat "$pb/update-grub.log")" ran || return 1
+	want "stock kernel: /sys untouched" \
+		"$(cat "$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs")" \
+		18446744073709551615 || return 1
+	want "stock kernel, second run" "$(play)" "ok=4 changed=0 failed=0" || return 1
+	# The rcuqs kernel boots with the staged boot form: the limit at 256.
+	mkdir -p "$pb/root/sys/kernel/rcu_qs"
+	for c in gp_completed limit_qs urgent_qs resched_kicks cbs_invoked; do
+		echo 0 >"$pb/root/sys/kernel/rcu_qs/$c"
+	done
+	chmod 0644 "$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs"
+	echo auto >"$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs"
+	echo 256 >"$pb/root/sys/module/rcutree/parameters/cond_resched_qs_limit"
+	want "rcuqs kernel, staged profile in force" "$(play)" "ok=5 changed=0 failed=0" || return 1
+	want "rcuqs kernel, throughput" "$(play -e rcuqs_profile=throughput)" \
+		"ok=7 changed=2 failed=0" || return 1
+	want "rcuqs kernel: jiffies_till_sched_qs" \
+		"$(cat "$pb/root/sys/module/rcutree/parameters/jiffies_till_sched_qs")" 1000 || return 1
+	want "rcuqs kernel, throughput again" "$(play -e rcuqs_profile=throughput)" \
+		"ok=5 changed=0 failed=0" || return 1
+}
+
+# Debian's ansible-core, when installed (make check does not install it:
+# about 8 MB and a dozen Python packages for one syntax check); its state
+# goes to the scratch directory, not to $HOME.
+if command -v ansible-playbook >/dev/null 2>&1; then
+	mkdir -p "$scratch/ansible"
+	check "doc/ansible/rcuqs.yml: ansible-playbook --syntax-check" \
+		env ANSIBLE_HOME="$scratch/ansible" ANSIBLE_LOCAL_TEMP="$scratch/ansible/tmp" \
+		ANSIBLE_NOCOLOR=1 ansible-playbook --syntax-check -i localhost, "$top/doc/ansible/rcuqs.yml"
+	b=$(broken playbook-yaml.yml "s/^  tasks:$/  tasks:\n   - bad: [/" "$top/doc/ansible/rcuqs.yml")
+	expect_fail "self-test: ansible-playbook --syntax-check rejects a broken playbook" "ERROR|rror" \
+		env ANSIBLE_HOME="$scratch/ansible" ANSIBLE_LOCAL_TEMP="$scratch/ansible/tmp" \
+		ANSIBLE_NOCOLOR=1 ansible-playbook --syntax-check -i localhost, "$b"
+	if [ -n "$tool" ] && [ "$(id -u)" -eq 0 ]; then
+		check "doc/ansible/rcuqs.yml run on fake roots: stages on a stock kernel, sets on an rcuqs one, verifies, and a second run changes nothing" \
+			playbook_run
+	else
+		skip "doc/ansible/rcuqs.yml run on fake roots" "needs the built tool and root (root-owned profiles)"
+	fi
+else
+	skip "doc/ansible/rcuqs.yml: ansible-playbook --syntax-check" \
+		"ansible-playbook is not installed (apt-get install ansible-core)"
+	skip "doc/ansible/rcuqs.yml run on fake roots" "ansible-playbook is not installed"
+fi
 
 tap_end man

@@ -259,6 +259,50 @@ static void test_set_profile_commit_fails(void **state)
 	assert_null(unit_read("etc/kernel/cmdline.rcuqs-old"));
 }
 
+/*
+ * set-profile --stage on a stock kernel (no marker) with the last commit
+ * failing (the drop-in): the originals, the record of rcuqs's tokens,
+ * active and /etc/kernel/cmdline committed before it go back, and no
+ * parameter is written, then or when nothing fails.
+ */
+static void test_stage_commit_fails(void **state)
+{
+	char path[PATH_MAX];
+	const char *err;
+	int r;
+
+	(void)state;
+	setprofile_root();
+	snprintf(path, sizeof(path), "%s/sys/kernel/rcu_qs/gp_completed", unit_root);
+	assert_int_equal(unlink(path), 0);
+	/* Renames: the originals, the token record, active, cmdline, the drop-in. */
+	unit_rename_fail = 5;
+	capture_begin();
+	r = cmd_set_profile.fn(&unit_ctx, 3, (char *[]){ "set-profile", "--stage", "t", NULL });
+	err = capture_end();
+	assert_int_equal(r, EXIT_FAIL);
+	assert_contains(err, "cannot write /etc/default/grub.d/rcuqs.cfg: Input/output error");
+	assert_contains(err, "nothing was changed");
+	assert_null(unit_read("etc/rcuqs/active"));
+	assert_null(unit_read("etc/rcuqs/original"));
+	assert_null(unit_read("etc/rcuqs/cmdline"));
+	assert_null(unit_read("etc/default/grub.d/rcuqs.cfg"));
+	assert_string_equal(unit_read("etc/kernel/cmdline"), "root=/dev/vda quiet\n");
+	assert_int_equal(unit_nlog, 0);
+
+	unit_faults_reset();
+	capture_begin();
+	r = cmd_set_profile.fn(&unit_ctx, 3, (char *[]){ "set-profile", "--stage", "t", NULL });
+	capture_end();
+	assert_int_equal(r, EXIT_OK);
+	assert_string_equal(unit_read("etc/rcuqs/active"), "t\n");
+	assert_contains(unit_read("etc/rcuqs/original"), "rcutree.jiffies_till_sched_qs=auto\n");
+	assert_string_equal(unit_read("etc/kernel/cmdline"),
+			    "root=/dev/vda quiet rcutree.jiffies_till_sched_qs=1000 "
+			    "rcutree.cond_resched_qs_limit=256\n");
+	assert_int_equal(unit_nlog, 0);
+}
+
 static void test_output(void **state)
 {
 	struct change c[2] = {
@@ -351,6 +395,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_output, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_profile_commit_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stage_commit_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_after_clamp, setup, teardown),
 	};
 
