@@ -10,7 +10,7 @@ Q=/sys/kernel/rcu_qs
 # has no limit, so no limit_qs, and counts rcutree.jiffies_till_nohz_qs's
 # requests (kernel-patches/7.3/README).
 case $(uname -r) in
-7.*) COUNTERS="gp_completed urgent_qs resched_kicks nohz_qs_asks nohz_qs_reports cbs_invoked" ;;
+7.*) COUNTERS="gp_completed urgent_qs resched_kicks nohz_qs_asks nohz_qs_reports nohz_qs_rescheds cbs_invoked" ;;
 *) COUNTERS="gp_completed limit_qs urgent_qs resched_kicks cbs_invoked" ;;
 esac
 HZ=250	# CONFIG_HZ_250 in both test kernels (kernel-patches/config)
