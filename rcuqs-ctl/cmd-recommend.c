@@ -25,6 +25,10 @@
 #include "tunables.h"
 #include "util.h"
 
+/* The advice of both rules where the limit reports but too late. */
+#define LIMIT_TOO_HIGH "it is too high for these loops; a profile that includes " \
+	"the active one with a lower rcutree.cond_resched_qs_limit would report sooner"
+
 #define SECONDS_MAX 3600.0
 #define NOHZ_FULL "devices/system/cpu/nohz_full"	/* below /sys */
 /*
@@ -177,16 +181,12 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 		}
 	} else if (asked && limit >= thresholds[T_LIMIT_ACTING].value) {
 		because(v, tu, urgent, "RCU still asks for quiescent states");
-		because(v, T_LIMIT_ACTING, limit, "while the limit reports: it is too high for "
-			"these loops; a profile that includes the active one with a lower "
-			"rcutree.cond_resched_qs_limit would report sooner");
+		because(v, T_LIMIT_ACTING, limit, "while the limit reports: " LIMIT_TOO_HIGH);
 	} else if (asked && limit >= thresholds[T_LIMIT_STILL].value) {
 		/* A limit that reports, rarely (1024 under the same loop): as high. */
 		because(v, tu, urgent, "RCU still asks for quiescent states");
 		because(v, T_LIMIT_STILL, limit, "the limit reports");
-		because(v, T_LIMIT_ACTING, limit, "but rarely: it is too high for these loops; a "
-			"profile that includes the active one with a lower "
-			"rcutree.cond_resched_qs_limit would report sooner");
+		because(v, T_LIMIT_ACTING, limit, "but rarely: " LIMIT_TOO_HIGH);
 	} else if (asked && !f->limit) {
 		because(v, tu, urgent, "loops hold grace periods back until RCU asks");
 		if (!f->nohz_full[0]) {
