@@ -166,6 +166,13 @@ loop_bg() {
 	return 1
 }
 
+# loop_end: end the loop loop_bg started (ms=T with a generous T) now that
+# its sample is taken, and wait for modprobe to return.
+loop_end() {
+	echo 1 >$M/stop 2>/dev/null
+	wait "$loop_pid"
+}
+
 # loop ARGS...: load the module with ARGS (it runs the loop in its init),
 # then d[counter] holds each counter's growth and r_* the module's results.
 loop() {

@@ -11,7 +11,10 @@
  *          nopreempt_us=P]
  *          [delay_ns=D] [gp_load=1 [gp_cpu=G] [gp_gap_us=U]]
  *
- * loops=L makes exactly L calls; ms=T loops for T milliseconds instead.
+ * loops=L makes exactly L calls; ms=T loops for T milliseconds instead,
+ * or until 1 is written to /sys/module/rcuqs_loop/parameters/stop: a test
+ * that samples the loop from user space gives it a generous T and ends it
+ * once the sample is taken, so a slow start cannot sample past its end.
  * The loop runs in a kthread bound to CPU C, so every call lands on the
  * same CPU and the per-CPU cond_resched() count is exact. lock=1 calls
  * cond_resched_lock() on a held spinlock instead of cond_resched(); spin=1
@@ -81,6 +84,10 @@ MODULE_PARM_DESC(loops, "Number of cond_resched() calls (0: use ms)");
 static uint ms;
 module_param(ms, uint, 0444);
 MODULE_PARM_DESC(ms, "Loop for this many milliseconds when loops=0");
+
+static bool stop;
+module_param(stop, bool, 0644);
+MODULE_PARM_DESC(stop, "Write 1 to end an ms=T loop before its time");
 
 static int cpu = 1;
 module_param(cpu, int, 0444);
@@ -213,7 +220,7 @@ static void run_loop(void)
 			if (n >= loops)
 				break;
 		} else if ((nopreempt_us || !(n & 1023)) &&
-			   ktime_after(ktime_get(), end)) {
+			   (ktime_after(ktime_get(), end) || READ_ONCE(stop))) {
 			break;
 		}
 		if (nopreempt_us) {
