@@ -119,6 +119,28 @@ snap() {	# snap ARRAY: all counters into ARRAY
 	done
 }
 
+# need_nohz_qs WHAT: true on a kernel with rcutree.jiffies_till_nohz_qs
+# (7.3's series); elsewhere WHAT as a TAP skip that says so, and false.
+need_nohz_qs() {
+	[ -e "$P/jiffies_till_nohz_qs" ] && return 0
+	ok "$1 # SKIP rcutree.jiffies_till_nohz_qs is not on this kernel ($(uname -r))"
+	return 1
+}
+
+# nohz_cpu: $nz, the boot's first nohz_full CPU, which must be neither 0
+# nor 1 (CPU 0 times the grace periods, CPU 1 keeps its tick); false, with
+# a not ok that shows the layout, when the boot has none.
+nohz_cpu() {
+	nz=$(rd /sys/devices/system/cpu/nohz_full)
+	nz=${nz%%[-,]*}
+	case $nz in
+	'' | *[!0-9]* | 0 | 1)
+		nok "the boot has a nohz_full CPU other than 0 and 1 (nohz_full='$(rd /sys/devices/system/cpu/nohz_full)')"
+		return 1
+		;;
+	esac
+}
+
 # housekept: ok when this shell, and so the suite's user space, may not
 # run on the nohz_full CPUs (systemd.cpu_affinity= on the command line,
 # check-guest.sh), as on a machine set up for nohz_full: a loop there
