@@ -14,38 +14,6 @@ preemptible=0
 uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1
 second=$(knob2)
 old_2nd=$(param $second) old_jtsq=$(param jiffies_till_sched_qs)
-# The loop of 47-effect (ndelay(1000); cond_resched();), synchronize_rcu()
-# timed from CPU 0 every 5 ms: CPU 2 sees no context switch of its own.
-LOAD=(delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000)
-
-# recommend_during WHAT MODPROBE-ARGS...: the recommendation rcuqs-ctl
-# recommend --seconds 3 gives while the rcuqs_loop module runs a loop
-# (WHAT=loop, sampled from 0.3 s after the loop began; the loop may last
-# 30 s and ends once recommend returns, so a recommend slow to start on a
-# loaded host still samples the loop, not its end) or while open1 runs
-# (WHAT=open1), or on an idle system (WHAT=idle); its whole output in
-# $rec_out, its "sampled" line in $rec_rates.
-recommend_during() {
-	local what=$1 pid=
-	shift
-	case $what in
-	loop) loop_bg ms=30000 "$@"; sleep 0.3 ;;
-	open1) open1 2 5000 /tmp >/dev/null & pid=$!; sleep 0.5 ;;
-	esac
-	rec_out=$(rcuqs-ctl recommend --seconds 3 2>&1)
-	rec_rc=$?
-	case $what in
-	loop)
-		loop_end || nok "loop $* did not finish cleanly"
-		modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop" ;;
-	open1) wait "$pid" || nok "open1 did not finish cleanly" ;;
-	esac
-	rec_rates=$(sed -n 's/^sampled //p' <<<"$rec_out")
-	rec=$(sed -n 's/^recommendation: //p' <<<"$rec_out")
-	diag "recommend during $what $*: exit $rec_rc, recommendation: ${rec:-none}" \
-		"$(head -n 24 <<<"$rec_out")"
-}
-
 out=$(rcuqs-ctl set-profile default 2>&1)
 is "$?" 0 "set-profile default exits 0 ($out)"
 
