@@ -112,6 +112,15 @@ preempt_model() {
 	fi
 }
 
+# limit_idle: the kernel has the cond_resched() limit, but cond_resched()
+# does nothing under its preemption model (full on 6.1, 6.12): the limit
+# cannot act, as rcuqs-ctl status and verify say.
+limit_idle() {
+	has_limit || return 1
+	case $(preempt_model) in full | rt) return 0 ;; esac
+	return 1
+}
+
 # has_limit: the kernel has rcutree.cond_resched_qs_limit; 7.3's series
 # has not (cond_resched() never runs on x86 there, kernel-patches/7.3/
 # README). no_limit_skip DESC: DESC as a TAP skip that says so.
@@ -188,7 +197,7 @@ loop_end() {
 	wait "$loop_pid"
 }
 
-# rcuqs-ctl recommend under a load (57-recommend).
+# rcuqs-ctl recommend under a load (57-recommend, 59-preempt-full).
 # The loop of 47-effect (ndelay(1000); cond_resched();), synchronize_rcu()
 # timed from CPU 0 every 5 ms: CPU 2 sees no context switch of its own.
 LOAD=(delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000)
