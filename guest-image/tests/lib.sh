@@ -197,7 +197,7 @@ loop_end() {
 	wait "$loop_pid"
 }
 
-# rcuqs-ctl recommend under a load (57-recommend, 59-preempt-full).
+# rcuqs-ctl recommend under a load (57-recommend, 59-preempt-full, 59-stock).
 # The loop of 47-effect (ndelay(1000); cond_resched();), synchronize_rcu()
 # timed from CPU 0 every 5 ms: CPU 2 sees no context switch of its own.
 LOAD=(delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000)
@@ -208,7 +208,10 @@ LOAD=(delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000)
 # 30 s and ends once recommend returns, so a recommend slow to start on a
 # loaded host still samples the loop, not its end) or while open1 runs
 # (WHAT=open1), or on an idle system (WHAT=idle); its whole output in
-# $rec_out, its "sampled" line in $rec_rates.
+# $rec_out, its "sampled" line in $rec_rates. rcuqs-ctl runs as the
+# command $rec_ctl: rcuqs-ctl, or a test's function that runs it in a
+# setting of its own (59-stock's private mount namespace).
+rec_ctl=rcuqs-ctl
 recommend_during() {
 	local what=$1 pid=
 	shift
@@ -216,7 +219,7 @@ recommend_during() {
 	loop) loop_bg ms=30000 "$@"; sleep 0.3 ;;
 	open1) open1 2 5000 /tmp >/dev/null & pid=$!; sleep 0.5 ;;
 	esac
-	rec_out=$(rcuqs-ctl recommend --seconds 3 2>&1)
+	rec_out=$("$rec_ctl" recommend --seconds 3 2>&1)
 	rec_rc=$?
 	case $what in
 	loop)
