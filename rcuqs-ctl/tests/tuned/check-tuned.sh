@@ -82,12 +82,12 @@ chown -R 0:0 "$root"
 chmod -R go-w "$root"
 names="default latency throughput linux-3.16 nohz quiet plain bare"
 
-# load NAME [DIR [BASE TOKENS]]: tuned loads rcuqs-NAME from DIR (the
+# load NAME [DIR [BASE CMDLINE]]: tuned loads rcuqs-NAME from DIR (the
 # export), after the profiles BASE as 'tuned-adm profile BASE rcuqs-NAME'
-# does, and it must say what rcuqs-ctl says, BASE kept and TOKENS on the
-# command line. The CPUs online for tuned's functions: cpus_online, not
-# the host's; their temporary directories (cpu-partitioning's mktemp)
-# under $work/tmp.
+# does, and it must say what rcuqs-ctl says, BASE kept, the command line
+# CMDLINE. The CPUs online for tuned's functions: cpus_online, not the
+# host's; their temporary directories (cpu-partitioning's mktemp) under
+# $work/tmp.
 cpus_online=0-3
 load() {
 	TMPDIR=$work/tmp TUNED_LOAD_CPUS_ONLINE=$cpus_online \
@@ -109,12 +109,33 @@ done
 
 # rcuqs(7), CPU PARTITIONING: cpu-partitioning reads isolated_cores (and
 # no_balance_cores, for isolcpus=) from /etc/tuned, which the export
-# directory stands for.
+# directory stands for; the command line tuned makes is the one that
+# rcuqs(7) quotes, which holds cpu-partitioning's isolation.
 printf 'isolated_cores=2-3\nno_balance_cores=2-3\n' >"$work/out/cpu-partitioning-variables.conf"
 isolation="nohz_full=2-3 rcu_nocbs=2-3 isolcpus=2-3"
+quoted=$(awk '/^makes of$/ { m = 1 } m && /^\.EE$/ { exit } m > 1 { print } m && /^\.EX$/ { m = 2 }' \
+	"$src/../man/rcuqs.7" | sed 's/\\-/-/g' | tr '\n' ' ')
+# holds LINE TOKEN...: each TOKEN is a word of LINE.
+holds() {
+	line=$1
+	shift
+	for t; do
+		case " $line " in
+		*" $t "*) ;;
+		*) echo "'$t' is not in '$line'"; return 1 ;;
+		esac
+	done
+}
+check "rcuqs(7) quotes a command line for 'cpu-partitioning rcuqs-latency' with $isolation" \
+	holds "$quoted" $isolation
+expect_fail "self-test: a command line without isolcpus= fails" "^'isolcpus=2-3' is not in" \
+	holds "$(echo "$quoted" | sed 's/isolcpus=[^ ]* //')" $isolation
 if [ -f "$tuned_profiles/cpu-partitioning/tuned.conf" ]; then
-	check "tuned's loader: 'cpu-partitioning rcuqs-latency' keeps cpu-partitioning's settings and $isolation, and adds latency's" \
-		load latency "$work/out" cpu-partitioning "$isolation"
+	check "tuned's loader: 'cpu-partitioning rcuqs-latency' keeps cpu-partitioning's settings, adds latency's, makes rcuqs(7)'s command line" \
+		load latency "$work/out" cpu-partitioning "$quoted"
+	expect_fail "self-test: a quoted command line that is not tuned's fails" \
+		"^kernel command line, as quoted" \
+		load latency "$work/out" cpu-partitioning "$(echo "$quoted" | sed 's/nosoftlockup //')"
 else
 	skip "tuned's loader: 'cpu-partitioning rcuqs-latency'" "this tuned has no cpu-partitioning profile"
 fi
@@ -150,22 +171,22 @@ expect_fail "self-test: a tuned.conf that is not UTF-8 fails" "^tuned cannot loa
 if [ -f "$tuned_profiles/cpu-partitioning/tuned.conf" ]; then
 	broken latency 's/^cmdline_rcuqs=/cmdline_cpu_part=/'
 	expect_fail "self-test: an export whose [bootloader] replaces cpu-partitioning's command line fails" \
-		"^kernel command line from" load latency "$work/broken" cpu-partitioning "$isolation"
+		"^kernel command line from" load latency "$work/broken" cpu-partitioning ""
 	broken latency 's/^\[bootloader\]$/&\nreplace=1/'
 	expect_fail "self-test: an export whose [bootloader] replaces cpu-partitioning's whole unit fails" \
-		"^kernel command line from" load latency "$work/broken" cpu-partitioning "$isolation"
+		"^kernel command line from" load latency "$work/broken" cpu-partitioning ""
 	broken latency 's/^\[bootloader\]$/[scheduler]\nreplace=1\n\n&/'
 	expect_fail "self-test: an export whose [scheduler] replaces cpu-partitioning's fails" \
 		"^\[scheduler\] of cpu-partitioning after merging" \
-		load latency "$work/broken" cpu-partitioning "$isolation"
+		load latency "$work/broken" cpu-partitioning ""
 	# Not a broken export: nohz's rcu_nocbs=1-7 comes after
 	# cpu-partitioning's rcu_nocbs=2-3 and, in the kernel, replaces it.
 	expect_fail "self-test: 'cpu-partitioning rcuqs-nohz', rcu_nocbs= given twice, fails" \
 		"^kernel command line parameters given twice: tuned has \['rcu_nocbs'\]" \
-		load nohz "$work/out" cpu-partitioning "$isolation"
+		load nohz "$work/out" cpu-partitioning ""
 	rm -f "$work/out/cpu-partitioning-variables.conf"
 	expect_fail "self-test: cpu-partitioning without its isolated_cores fails" \
-		"^tuned cannot load" load latency "$work/out" cpu-partitioning "$isolation"
+		"^tuned cannot load" load latency "$work/out" cpu-partitioning ""
 fi
 
 tap_end "rcuqs-ctl tuned"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# tuned-load.py TUNED_PROFILES EXPORT_DIR PROFILES SHOW_JSON BOOT_ARGS_JSON [TOKENS]
+# tuned-load.py TUNED_PROFILES EXPORT_DIR PROFILES SHOW_JSON BOOT_ARGS_JSON [CMDLINE]
 #
 # Load an exported profile with tuned's own profile loader (the Python
 # package of Debian's tuned, unpacked, on PYTHONPATH) the way the tuned
@@ -18,10 +18,10 @@
 #     the other;
 #   - the kernel command line that tuned's bootloader plugin makes of the
 #     merged [bootloader] options, its variables expanded, is the base's
-#     followed by exactly 'rcuqs-ctl boot-args NAME'; no parameter is on
-#     it twice (for rcu_nocbs= the kernel takes the later one); it holds
-#     each of TOKENS (blank-separated); the base's other [bootloader]
-#     options are kept;
+#     followed by exactly 'rcuqs-ctl boot-args NAME', and CMDLINE when it
+#     is given (blanks aside: the line a man page quotes); no parameter is
+#     on it twice (for rcu_nocbs= the kernel takes the later one); the
+#     base's other [bootloader] options are kept;
 #   - summary is the profile's description (the base's other [main]
 #     options stay); every other unit is the base's, with its options.
 # Variables files that the base includes from /etc/tuned are read from
@@ -39,7 +39,7 @@ import tuned.utils.commands
 from tuned.plugins.plugin_bootloader import BootloaderPlugin
 
 tuned_dir, export_dir, names, show_file, args_file = sys.argv[1:6]
-tokens = sys.argv[6].split() if len(sys.argv) > 6 else []
+quoted = " ".join(sys.argv[6].split()) if len(sys.argv) > 6 and sys.argv[6] else None
 *base_names, name = names.split()
 with open(show_file) as f:
     show = json.load(f)
@@ -153,7 +153,8 @@ expect("kernel command line from [bootloader]", cmdline,
 params = [t.split("=", 1)[0] for t in cmdline.split()]
 expect("kernel command line parameters given twice",
        sorted(set(t for t in params if params.count(t) > 1)), [])
-expect("kernel command line tokens missing", [t for t in tokens if t not in cmdline.split()], [])
+if quoted is not None:
+    expect("kernel command line, as quoted", cmdline, quoted)
 
 
 def not_cmdline(k):
