@@ -15,31 +15,41 @@
 . "$RCUQS_LIB/lib.sh"
 
 stock_tmp=$(mktemp -d)
-mkdir "$stock_tmp/kernel" "$stock_tmp/rcutree"
+mkdir "$stock_tmp/kernel" "$stock_tmp/rcutree" "$stock_tmp/ns"
 
-# stock_ctl ARGS...: rcuqs-ctl ARGS in a private mount namespace where the
-# series is hidden as above; the suite's own mounts stay as they are.
+# The hidden view is made once, before any load, and kept: unshare
+# --mount=FILE binds the new namespace to FILE (on a private mount, as
+# the kernel requires), and stock_ctl enters it with nsenter. Making it
+# takes a mount per entry, tens of seconds in a busy emulator: made per
+# call, it would eat the loop a recommend is to sample.
+mount --bind "$stock_tmp/ns" "$stock_tmp/ns" && mount --make-private "$stock_tmp/ns" &&
+	: >"$stock_tmp/ns/mnt" || nok "a private mount for the namespace file"
+t0=$SECONDS
+unshare --mount="$stock_tmp/ns/mnt" --propagation private bash -c '
+	# hide DIR KEEP NAME...: DIR as it was, less NAMEs; the original
+	# stays reachable at KEEP.
+	hide() {
+		local dir=$1 keep=$2 e n
+		shift 2
+		mount --rbind "$dir" "$keep" && mount -t tmpfs stock "$dir" || return
+		for e in "$keep"/*; do
+			n=${e##*/}
+			case " $* " in *" $n "*) continue ;; esac
+			if [ -d "$e" ]; then mkdir "$dir/$n"; else : >"$dir/$n"; fi
+			mount --rbind "$e" "$dir/$n" || return
+		done
+	}
+	hide /sys/kernel "$1/kernel" rcu_qs || exit 90
+	hide /sys/module/rcutree/parameters "$1/rcutree" \
+		cond_resched_qs_limit jiffies_till_nohz_qs || exit 91' stock-ns "$stock_tmp"
+rc=$?
+check "the namespace with the series hidden is made (exit $rc, $((SECONDS - t0)) s)" \
+	eval '[ $rc = 0 ]'
+
+# stock_ctl ARGS...: rcuqs-ctl ARGS in that namespace; the suite's own
+# mounts stay as they are.
 stock_ctl() {
-	unshare -m --propagation private bash -c '
-		# hide DIR KEEP NAME...: DIR as it was, less NAMEs; the original
-		# stays reachable at KEEP.
-		hide() {
-			local dir=$1 keep=$2 e n
-			shift 2
-			mount --rbind "$dir" "$keep" && mount -t tmpfs stock "$dir" || return
-			for e in "$keep"/*; do
-				n=${e##*/}
-				case " $* " in *" $n "*) continue ;; esac
-				if [ -d "$e" ]; then mkdir "$dir/$n"; else : >"$dir/$n"; fi
-				mount --rbind "$e" "$dir/$n" || return
-			done
-		}
-		t=$1
-		shift
-		hide /sys/kernel "$t/kernel" rcu_qs || exit 90
-		hide /sys/module/rcutree/parameters "$t/rcutree" \
-			cond_resched_qs_limit jiffies_till_nohz_qs || exit 91
-		exec rcuqs-ctl "$@"' stock-ctl "$stock_tmp" "$@"
+	nsenter --mount="$stock_tmp/ns/mnt" rcuqs-ctl "$@"
 }
 
 # The setting first: the tool must take it as a stock kernel.
@@ -68,4 +78,5 @@ check "stock, idle system: recommend exits 0 with no change (exit $rec_rc, got '
 	[[ $rec_rc = 0 && $rec == "no change"* ]] || echo "; sampled $rec_rates; $t"))" \
 	eval '[ "$rec_rc" = 0 ] && [[ $rec == "no change"* ]]'
 rec_ctl=rcuqs-ctl
+umount "$stock_tmp/ns/mnt" && umount "$stock_tmp/ns" || nok "umount the namespace file"
 rm -r "$stock_tmp"

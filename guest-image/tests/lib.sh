@@ -246,6 +246,10 @@ recommend_during() {
 	case $what in
 	loop)
 		loop_end || nok "loop $* did not finish cleanly"
+		# A loop that ran its whole 30 s ended before recommend returned:
+		# the sample may have missed it, and the verdict says nothing.
+		[ "$(cat $M/loop_us 2>/dev/null || echo 0)" -lt 30000000 ] ||
+			nok "the loop ($*) ran its whole 30 s: $rec_ctl recommend returned after it ended"
 		modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop" ;;
 	open1) wait "$pid" || nok "open1 did not finish cleanly" ;;
 	esac
