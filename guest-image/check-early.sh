@@ -9,10 +9,14 @@
 # through RCUQS_EARLY_ACTIVE, default "throughput linux-3.16") for
 # rcuqs.service to apply, while units/rcuqs-test-early.service runs
 # "rcuqs-ctl set-profile latency" beside it after rcuqs.test_early=MS
-# (cycling through RCUQS_EARLY_DELAYS, default "0 0 100 300" ms), so that
-# the series sees both orders; tests/56-early.sh asserts that latency won
-# and acts (a loop on CPU 2 near the no-loop floor). Not part of make
-# check: about a minute a boot under TCG.
+# (cycling through RCUQS_EARLY_DELAYS, default "0 600 900 1200 1500" ms),
+# so that the series sees both orders: under TCG on 2 busy host cores
+# set-profile starts about 0.7 s before apply, which then sets up its
+# sandbox; without a delay set-profile takes the lock first and apply
+# waits, with 1.5 s apply takes it first and set-profile waits.
+# tests/56-early.sh asserts that latency won and acts (a loop on CPU 2
+# near the no-loop floor). Not part of make check: about 50 s a boot
+# under TCG.
 #
 # The image is $RCUQS_GUEST_DIR (default $BUILD/guest-VARIANT)/initrd.img;
 # each boot keeps its console, guest TAP and body in early-boots/I/ there.
@@ -25,7 +29,7 @@ out=${RCUQS_GUEST_DIR:-$BUILD/guest-$v}
 n=${2:-${RCUQS_EARLY_BOOTS:-20}}
 jobs_max=${RCUQS_BOOT_JOBS:-2}
 read -r -a actives <<<"${RCUQS_EARLY_ACTIVE:-throughput linux-3.16}"
-read -r -a delays <<<"${RCUQS_EARLY_DELAYS:-0 0 100 300}"
+read -r -a delays <<<"${RCUQS_EARLY_DELAYS:-0 600 900 1200 1500}"
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "check-early: N '$n' is not a number" >&2; exit 2; }
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "check-early: RCUQS_BOOT_JOBS '$jobs_max' is not a number" >&2; exit 2; }
 [ -f "$out/initrd.img" ] || { echo "check-early: $out/initrd.img missing (build-initrd.sh $v)" >&2; exit 2; }

@@ -38,8 +38,13 @@ is "$(unit_prop $u Result)/$(unit_prop $u ExecMainStatus)" success/0 \
 # The order, from the two commands' start and end (monotonic us).
 as=$(unit_prop $u ExecMainStartTimestampMonotonic) ae=$(unit_prop $u ExecMainExitTimestampMonotonic)
 ss=$(unit_prop $e ExecMainStartTimestampMonotonic) se=$(unit_prop $e ExecMainExitTimestampMonotonic)
+# Who took the lock first: the one that did not say it waited (lock.c
+# says so on stderr), else the one whose command ended first.
+ujournal=$(journalctl -b --no-pager -o short-monotonic -u $u 2>&1)
 if grep -q "waiting for /run/rcuqs.lock" <<<"$err"; then
-	order=set-profile-waited
+	order=apply-first,set-profile-waited
+elif grep -q "waiting for /run/rcuqs.lock" <<<"$ujournal"; then
+	order=set-profile-first,apply-waited
 elif ((${ae:-0} <= ${ss:-0})); then
 	order=apply-first
 elif ((${se:-0} <= ${as:-0})); then
@@ -49,6 +54,11 @@ else
 fi
 diag "order: $order; monotonic us: apply $as-$ae, set-profile unit $ss-$se"
 diag "$(journalctl -b --no-pager -o short-monotonic -u $u -u $e -u rcuqs-test-active.service 2>&1 | tail -20)"
+# The record of the profile before: written before set-profile started
+# (the unit's After=), so nothing but rcuqs-ctl touches it in the race.
+ta=$(unit_prop rcuqs-test-active.service ActiveEnterTimestampMonotonic)
+check "rcuqs.test_active='$rec' was recorded before set-profile started ($ta <= $ss us)" \
+	eval '[ "${ta:-0}" -gt 0 ] && [ "$ta" -le "${ss:-0}" ]'
 diag "$(journalctl -b --no-pager -o short-monotonic -t rcuqs-ctl 2>&1 | tail -6)"
 
 is "$(rd /etc/rcuqs/active)" latency "/etc/rcuqs/active names latency"
