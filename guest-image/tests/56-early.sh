@@ -38,20 +38,19 @@ is "$(unit_prop $u Result)/$(unit_prop $u ExecMainStatus)" success/0 \
 # The order, from the two commands' start and end (monotonic us).
 as=$(unit_prop $u ExecMainStartTimestampMonotonic) ae=$(unit_prop $u ExecMainExitTimestampMonotonic)
 ss=$(unit_prop $e ExecMainStartTimestampMonotonic) se=$(unit_prop $e ExecMainExitTimestampMonotonic)
-# Who took the lock first: the one that did not say it waited (lock.c
-# says so on stderr), else the one whose command ended first.
+# Who took the lock first: apply says which profile it applied, the
+# recorded one (it went first) or latency (set-profile did); the unit
+# timestamps cannot tell, apply's sandbox setup taking most of a second.
+# And whether the other waited for the lock (lock.c says so on stderr).
 ujournal=$(journalctl -b --no-pager -o short-monotonic -u $u 2>&1)
-if grep -q "waiting for /run/rcuqs.lock" <<<"$err"; then
-	order=apply-first,set-profile-waited
-elif grep -q "waiting for /run/rcuqs.lock" <<<"$ujournal"; then
-	order=set-profile-first,apply-waited
-elif ((${ae:-0} <= ${ss:-0})); then
-	order=apply-first
-elif ((${se:-0} <= ${as:-0})); then
-	order=set-profile-first
-else
-	order=overlapped
-fi
+applied=$(sed -n "s/.*profile '\([^']*\)' applied\$/\1/p" <<<"$ujournal" | tail -1)
+case $applied in
+latency) order=set-profile-first ;;
+"$rec") order=apply-first ;;
+*) order="unknown(apply applied '$applied')" ;;
+esac
+grep -q "waiting for /run/rcuqs.lock" <<<"$err" && order=$order,set-profile-waited
+grep -q "waiting for /run/rcuqs.lock" <<<"$ujournal" && order=$order,apply-waited
 diag "order: $order; monotonic us: apply $as-$ae, set-profile unit $ss-$se"
 diag "$(journalctl -b --no-pager -o short-monotonic -u $u -u $e -u rcuqs-test-active.service 2>&1 | tail -20)"
 # The record of the profile before: written before set-profile started
