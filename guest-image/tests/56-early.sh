@@ -47,7 +47,7 @@ applied=$(sed -n "s/.*profile '\([^']*\)' applied\$/\1/p" <<<"$ujournal" | tail 
 case $applied in
 latency) order=set-profile-first ;;
 "$rec") order=apply-first ;;
-*) order="unknown(apply applied '$applied')" ;;
+*) order=unknown:apply-applied:${applied:-nothing} ;;
 esac
 grep -q "waiting for /run/rcuqs.lock" <<<"$err" && order=$order,set-profile-waited
 grep -q "waiting for /run/rcuqs.lock" <<<"$ujournal" && order=$order,apply-waited
