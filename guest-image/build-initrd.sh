@@ -72,10 +72,10 @@ rm -f "$stage/usr/lib/modules/$release/build" "$stage/usr/lib/modules/$release/s
 mkdir -p "$stage/usr/lib/modules/$release/extra"
 cp "$out/mod/rcuqs_loop.ko" "$stage/usr/lib/modules/$release/extra/"
 depmod -b "$stage/usr" "$release"
-cp "$here"/tests/{lib.sh,run-suite,demo,bench-latency,bench-open1,test-active} "$stage/usr/lib/rcuqs-test/"
+cp "$here"/tests/{lib.sh,run-suite,demo,bench-latency,bench-open1,test-active,test-early} "$stage/usr/lib/rcuqs-test/"
 cp "$here"/tests/bench-cost "$stage/usr/lib/rcuqs-test/"
 cp "$here"/tests/[0-9]*.sh "$stage/usr/lib/rcuqs-test/tests/"
-cp "$here"/units/rcuqs-suite.{service,target} "$here"/units/rcuqs-test-active.service \
+cp "$here"/units/rcuqs-suite.{service,target} "$here"/units/rcuqs-test-{active,early}.service \
 	"$stage/usr/lib/systemd/system/"
 cp "$out/bin/sysfs-write" "$out/bin/kmod-probe" "$out/bin/open1" "$stage/usr/bin/"
 
@@ -100,8 +100,10 @@ done
 # dpkg does not run in the image, so the package's postinst, which
 # enables rcuqs.service (dh_installsystemd), does not either: enable it
 # here as that postinst does, from [Install], and the harness's
-# rcuqs.test_active= writer with it.
-systemctl --root="$stage" --quiet enable rcuqs.service rcuqs-test-active.service
+# rcuqs.test_active= writer and rcuqs.test_early= racer with it (each
+# skipped unless its word is on the kernel command line).
+systemctl --root="$stage" --quiet enable rcuqs.service rcuqs-test-active.service \
+	rcuqs-test-early.service
 [ -L "$stage/etc/systemd/system/sysinit.target.wants/rcuqs.service" ] ||
 	die "systemctl enable rcuqs.service made no sysinit.target.wants link"
 # dracut resolves libraries only for what it installs itself: name the
