@@ -6,7 +6,8 @@
 # Boots: 'cmdline' (both tunables on the kernel command line, CPUs 2-3
 # nohz_full, user space on CPUs 0-1), 'main' (no tunables given, no
 # recorded profile; all runtime tests, rcuqs-ctl at work), 'active' (latency recorded as the active
-# profile: rcuqs.service applies it at boot), 'bootargs-latency' and
+# profile: rcuqs.service applies it at boot; on dynamic-6.12 under
+# preempt=full, CPUs 2-3 nohz_full, user space on CPUs 0-1), 'bootargs-latency' and
 # 'bootargs-throughput' (the command line is what "rcuqs-ctl boot-args P"
 # prints, rcuqs.service masked) and 'torture' (the same for linux-3.16,
 # then rcutorture with CPU hotplug, CPUs 1-3 nohz_full, rewriting the
@@ -96,7 +97,12 @@ HOUSEKEEPING="nohz_full=2-3 systemd.cpu_affinity=0-1"
 boot cmdline rcutree.jiffies_till_sched_qs=0 rcutree.jiffies_till_sched_qs=auto \
 	rcutree.jiffies_till_sched_qs=17 rcutree.cond_resched_qs_limit=4096 $HOUSEKEEPING
 boot main
-boot active rcuqs.test_active=latency
+# On 6.12, 'active' runs under preempt=full, where latency's limit cannot
+# act (59-preempt-full), with CPUs 2-3 nohz_full for its loop.
+active_args=
+[ "$v" = dynamic-6.12 ] && active_args="preempt=full $HOUSEKEEPING"
+# shellcheck disable=SC2086
+boot active rcuqs.test_active=latency $active_args
 for p in latency throughput; do
 	# shellcheck disable=SC2046
 	boot bootargs-$p $(bootargs $p) systemd.mask=rcuqs.service rcuqs.test_active=$p

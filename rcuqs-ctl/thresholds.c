@@ -12,7 +12,10 @@
  * preemptible RCU the FQS scan asks once per held-back grace period, and
  * default holds each back about a third of a second: the preemptible
  * threshold sits well under that rate, so that a guest slowed by a busy
- * host still crosses it. nohz_system_busy is the stock kernel's: the share
+ * host still crosses it. The /s rates are machine-wide and not scaled by
+ * the CPU count: urgent_qs and limit_qs come only from CPUs a grace period
+ * still waits for, so one looping CPU crosses them on any machine size
+ * (rcuqs(7) RECOMMENDATION THRESHOLDS). nohz_system_busy is the stock kernel's: the share
  * of a nohz_full CPU's time spent in the kernel (/proc/stat's system),
  * "most of its time", above which a loop there is the seeds' case; it
  * has no make bench figure of its own.

@@ -323,10 +323,24 @@ static int make_parents(struct pending_file *pf)
 	for (int i = 0; i < ntodo; i++)
 		*todo[i] = '\0';
 	for (int i = ntodo - 1; i >= 0; i--) {
+		int fd, r = 0;
+
 		fault_point();
 		if (mkdir(dir, 0755) < 0)
 			return -errno;
 		strcpy(pf->made[pf->nmade++], dir);
+		/*
+		 * 0755 whatever the umask, as dpkg and install -d make /etc's
+		 * directories: update-grub and a status without root read
+		 * them. Through the directory just made, never a link.
+		 */
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fchmod(fd, 0755) < 0)
+			r = -errno;
+		if (fd >= 0)
+			close(fd);
+		if (r < 0)
+			return r;
 		*todo[i] = '/';
 	}
 	return 0;

@@ -14,17 +14,13 @@ ROUNDS=${RCUQS_NOHZ_PATIENCE_ROUNDS:-2}
 MS=2500
 gp="gp_load=1 gp_cpu=0 gp_gap_us=5000"
 
-if [ ! -e "$P/jiffies_till_nohz_qs" ]; then
-	ok "jiffies_till_nohz_qs and nohz_full_patience_delay # SKIP rcutree.jiffies_till_nohz_qs is not on this kernel ($(uname -r))"
-	exit 0
-fi
+need_nohz_qs "jiffies_till_nohz_qs and nohz_full_patience_delay" || exit 0
 housekept
-nz=$(rd /sys/devices/system/cpu/nohz_full)
-nz=${nz%%[-,]*}
+nohz_cpu || exit 0
 pd=$(param nohz_full_patience_delay)
-case $nz/$pd in
-'/'* | *[!0-9/]* | 0/* | 1/* | */0)
-	nok "the boot has a nohz_full CPU other than 0 and 1 and a patience delay (nohz_full='$(rd /sys/devices/system/cpu/nohz_full)', nohz_full_patience_delay='$pd')"
+case $pd in
+'' | *[!0-9]* | 0)
+	nok "the boot has a patience delay (nohz_full_patience_delay='$pd')"
 	exit 0
 	;;
 esac

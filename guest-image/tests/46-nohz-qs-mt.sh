@@ -27,19 +27,9 @@ ROUNDS=${RCUQS_NOHZ_QS_MT_ROUNDS:-3}
 MS=2500
 gp="gp_load=1 gp_cpu=0 gp_gap_us=5000"
 
-if [ ! -e "$P/jiffies_till_nohz_qs" ]; then
-	ok "jiffies_till_nohz_qs under MTTCG # SKIP rcutree.jiffies_till_nohz_qs is not on this kernel ($(uname -r))"
-	exit 0
-fi
+need_nohz_qs "jiffies_till_nohz_qs under MTTCG" || exit 0
 housekept
-nz=$(rd /sys/devices/system/cpu/nohz_full)
-nz=${nz%%[-,]*}
-case $nz in
-'' | *[!0-9]* | 0 | 1)
-	nok "the boot has a nohz_full CPU other than 0 and 1 (nohz_full='$(rd /sys/devices/system/cpu/nohz_full)')"
-	exit 0
-	;;
-esac
+nohz_cpu || exit 0
 diag "vCPUs run in parallel: $(grep -c '^processor' /proc/cpuinfo) CPUs; loop on CPU $nz, ${MS} ms a run, $ROUNDS rounds"
 
 # num NAME: a counter, or -1 when this kernel lacks it.

@@ -23,19 +23,9 @@ ROUNDS=${RCUQS_NOHZ_QS_ROUNDS:-4}
 MS=2500
 gp="gp_load=1 gp_cpu=0 gp_gap_us=5000"
 
-if [ ! -e "$P/jiffies_till_nohz_qs" ]; then
-	ok "jiffies_till_nohz_qs effect # SKIP rcutree.jiffies_till_nohz_qs is not on this kernel ($(uname -r))"
-	exit 0
-fi
+need_nohz_qs "jiffies_till_nohz_qs effect" || exit 0
 housekept
-nz=$(rd /sys/devices/system/cpu/nohz_full)
-nz=${nz%%[-,]*}
-case $nz in
-'' | *[!0-9]* | 0 | 1)
-	nok "the boot has a nohz_full CPU other than 0 and 1 (nohz_full='$(rd /sys/devices/system/cpu/nohz_full)')"
-	exit 0
-	;;
-esac
+nohz_cpu || exit 0
 
 old_jtsq=$(param jiffies_till_sched_qs)
 old_jnq=$(param jiffies_till_nohz_qs)

@@ -17,15 +17,8 @@ MS=2500
 gp="gp_load=1 gp_cpu=0 gp_gap_us=5000 gp_log_us=100000"
 
 # A nohz_full CPU and one that keeps its tick, neither of them CPU 0.
-nz=$(rd /sys/devices/system/cpu/nohz_full)
-nz=${nz%%[-,]*}
+nohz_cpu || exit 0
 tick=1
-case $nz in
-'' | *[!0-9]* | 0 | 1)
-	nok "the boot has a nohz_full CPU other than 0 and 1 (nohz_full='$(rd /sys/devices/system/cpu/nohz_full)')"
-	exit 0
-	;;
-esac
 preemptible=0
 uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1
 

@@ -7,45 +7,15 @@
 #   - preemptible RCU only: the loop on CPU 1, which keeps its tick (the
 #     tick reports its quiescent states already): not latency
 # And rcuqs-ctl watch --count 3 prints its header and three lines of rates
-# while the loop runs. Nothing here depends on how fast the guest is.
+# while the loop runs; on 7.3 watch --json carries the rates of
+# nohz_qs_asks and nohz_qs_reports, and recommend's evidence under latency
+# names them. Nothing here depends on how fast the guest is.
 . "$RCUQS_LIB/lib.sh"
 
 preemptible=0
 uname -v | grep -q PREEMPT_DYNAMIC && preemptible=1
 second=$(knob2)
 old_2nd=$(param $second) old_jtsq=$(param jiffies_till_sched_qs)
-# The loop of 47-effect (ndelay(1000); cond_resched();), synchronize_rcu()
-# timed from CPU 0 every 5 ms: CPU 2 sees no context switch of its own.
-LOAD=(delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000)
-
-# recommend_during WHAT MODPROBE-ARGS...: the recommendation rcuqs-ctl
-# recommend --seconds 3 gives while the rcuqs_loop module runs a loop
-# (WHAT=loop, sampled from 0.3 s after the loop began; the loop may last
-# 30 s and ends once recommend returns, so a recommend slow to start on a
-# loaded host still samples the loop, not its end) or while open1 runs
-# (WHAT=open1), or on an idle system (WHAT=idle); its whole output in
-# $rec_out, its "sampled" line in $rec_rates.
-recommend_during() {
-	local what=$1 pid=
-	shift
-	case $what in
-	loop) loop_bg ms=30000 "$@"; sleep 0.3 ;;
-	open1) open1 2 5000 /tmp >/dev/null & pid=$!; sleep 0.5 ;;
-	esac
-	rec_out=$(rcuqs-ctl recommend --seconds 3 2>&1)
-	rec_rc=$?
-	case $what in
-	loop)
-		loop_end || nok "loop $* did not finish cleanly"
-		modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop" ;;
-	open1) wait "$pid" || nok "open1 did not finish cleanly" ;;
-	esac
-	rec_rates=$(sed -n 's/^sampled //p' <<<"$rec_out")
-	rec=$(sed -n 's/^recommendation: //p' <<<"$rec_out")
-	diag "recommend during $what $*: exit $rec_rc, recommendation: ${rec:-none}" \
-		"$(head -n 24 <<<"$rec_out")"
-}
-
 out=$(rcuqs-ctl set-profile default 2>&1)
 is "$?" 0 "set-profile default exits 0 ($out)"
 
@@ -59,13 +29,29 @@ loop_bg ms=30000 cpu=2 "${LOAD[@]}"
 sleep 0.3
 w=$(rcuqs-ctl watch --interval 1 --count 3 2>&1)
 wrc=$?
+wj=$(rcuqs-ctl watch --interval 0.5 --count 2 --json 2>&1)
 loop_end
 modprobe -r rcuqs_loop
 lines=$(grep -cE '^ *([0-9]|-)' <<<"$w")
 is "$wrc/$lines" 0/3 "watch --count 3 during the loop: exits 0 after three lines of rates"
 diag "$w"
-wj=$(rcuqs-ctl watch --interval 0.5 --count 2 --json 2>&1)
 is "$(grep -c '^{.*}$' <<<"$wj")" 2 "watch --json --count 2: two JSON objects, one a line"
+# 7.3's jiffies_till_nohz_qs counters: a rate in every object where the
+# kernel counts them, null where it has none (6.1, 6.12).
+if [ -e $Q/nohz_qs_asks ]; then nohz=1 want="a rate"; else nohz=0 want="null"; fi
+nbad=0
+while IFS= read -r l; do
+	for k in nohz_qs_asks_per_s nohz_qs_reports_per_s; do
+		if [ $nohz = 1 ]; then
+			[[ $l == *"\"$k\":"[0-9]* ]] || nbad=$((nbad + 1))
+		else
+			[[ $l == *"\"$k\":null"* ]] || nbad=$((nbad + 1))
+		fi
+	done
+done < <(grep '^{' <<<"$wj")
+check "watch --json during the loop: nohz_qs_asks_per_s and nohz_qs_reports_per_s are $want in each object$(
+	[ $nbad = 0 ] || printf ' (got: %s)' "$(tr '\n' ' ' <<<"$wj")")" \
+	eval '[ $nbad = 0 ] && [ -n "$wj" ]'
 
 out=$(rcuqs-ctl set-profile latency 2>&1)
 is "$?" 0 "set-profile latency exits 0 ($out)"
@@ -74,6 +60,19 @@ is "$rec_rc/$rec" "0/no change (keep latency)" \
 	"latency, the same loop: recommend says no change (keep latency)$(
 	[ "$rec_rc/$rec" = "0/no change (keep latency)" ] ||
 		echo " (sampled $rec_rates)")"
+# Its evidence, on 7.3, the interrupts latency costs the nohz_full CPUs:
+# both of jiffies_till_nohz_qs's counters with their rates.
+ev=$(sed -n '/^recommendation: /,$p' <<<"$rec_out" | tail -n +2)
+if [ $nohz = 1 ]; then
+	check "latency, the same loop: recommend's evidence names nohz_qs_asks and nohz_qs_reports with their rates$(
+		grep -q 'nohz_qs_asks [0-9.]*/s.*nohz_qs_reports [0-9.]*/s' <<<"$ev" ||
+			printf ' (evidence: %s)' "$(tr '\n' ' ' <<<"$ev")")" \
+		grep -q 'nohz_qs_asks [0-9.]*/s.*nohz_qs_reports [0-9.]*/s' <<<"$ev"
+else
+	check "latency, the same loop: recommend's evidence names no nohz_qs_* counter, which $(uname -r) lacks$(
+		grep -q nohz_qs_ <<<"$ev" && printf ' (evidence: %s)' "$(tr '\n' ' ' <<<"$ev")")" \
+		eval '! grep -q nohz_qs_ <<<"$ev"'
+fi
 
 out=$(rcuqs-ctl set-profile default 2>&1)
 recommend_during idle

@@ -7,15 +7,7 @@
 
 release=$(uname -r)
 base=${release%.*}
-if uname -v | grep -q PREEMPT_DYNAMIC; then
-	# Debian's model: PREEMPT_DYNAMIC, voluntary unless preempt= says else;
-	# lazy on 7.3, where x86 offers only lazy and full.
-	dflt=voluntary
-	case $base in 6.1 | 6.12) ;; *) dflt=lazy ;; esac
-	want=$(cmdline_arg preempt) || want=$dflt
-else
-	want=none
-fi
+want=$(preempt_model)
 reports=true
 case $want in full | lazy | rt) reports=false ;; esac
 

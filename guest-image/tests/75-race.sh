@@ -1,11 +1,11 @@
 # boots: main
-# Two rcuqs-ctl set-profile commands racing, 200 times, on the real
+# Two rcuqs-ctl set-profile commands racing, 100 times, on the real
 # kernel: the lock serializes them, so after every round sysfs holds one
 # whole profile (never latency's limit with throughput's delay or the
 # reverse), /etc/rcuqs/active names that profile, and verify exits 0.
 . "$RCUQS_LIB/lib.sh"
 
-N=${RCUQS_RACE:-200}
+N=${RCUQS_RACE:-100}
 fails=0 torn=0 wrong=0 rounds=0
 # What each profile leaves in jiffies_till_sched_qs and the series'
 # second knob on this kernel (the limit, or 7.3's jiffies_till_nohz_qs).

@@ -97,6 +97,30 @@ sched_qs_max() {
 	echo $((t * HZ / 2 - 1))
 }
 
+# preempt_model: the preemption model in force, as rcuqs-ctl status should
+# name it. Debian's model: PREEMPT_DYNAMIC, voluntary unless preempt= says
+# else; lazy on 7.3, where x86 offers only lazy and full. none otherwise
+# (the test kernels are PREEMPT_DYNAMIC or PREEMPT_NONE).
+preempt_model() {
+	local r dflt=voluntary
+	if uname -v | grep -q PREEMPT_DYNAMIC; then
+		r=$(uname -r)
+		case ${r%.*} in 6.1 | 6.12) ;; *) dflt=lazy ;; esac
+		cmdline_arg preempt || echo $dflt
+	else
+		echo none
+	fi
+}
+
+# limit_idle: the kernel has the cond_resched() limit, but cond_resched()
+# does nothing under its preemption model (full on 6.1, 6.12): the limit
+# cannot act, as rcuqs-ctl status and verify say.
+limit_idle() {
+	has_limit || return 1
+	case $(preempt_model) in full | rt) return 0 ;; esac
+	return 1
+}
+
 # has_limit: the kernel has rcutree.cond_resched_qs_limit; 7.3's series
 # has not (cond_resched() never runs on x86 there, kernel-patches/7.3/
 # README). no_limit_skip DESC: DESC as a TAP skip that says so.
@@ -117,6 +141,28 @@ snap() {	# snap ARRAY: all counters into ARRAY
 	for c in $COUNTERS; do
 		get "$1[$c]" "$Q/$c"
 	done
+}
+
+# need_nohz_qs WHAT: true on a kernel with rcutree.jiffies_till_nohz_qs
+# (7.3's series); elsewhere WHAT as a TAP skip that says so, and false.
+need_nohz_qs() {
+	[ -e "$P/jiffies_till_nohz_qs" ] && return 0
+	ok "$1 # SKIP rcutree.jiffies_till_nohz_qs is not on this kernel ($(uname -r))"
+	return 1
+}
+
+# nohz_cpu: $nz, the boot's first nohz_full CPU, which must be neither 0
+# nor 1 (CPU 0 times the grace periods, CPU 1 keeps its tick); false, with
+# a not ok that shows the layout, when the boot has none.
+nohz_cpu() {
+	nz=$(rd /sys/devices/system/cpu/nohz_full)
+	nz=${nz%%[-,]*}
+	case $nz in
+	'' | *[!0-9]* | 0 | 1)
+		nok "the boot has a nohz_full CPU other than 0 and 1 (nohz_full='$(rd /sys/devices/system/cpu/nohz_full)')"
+		return 1
+		;;
+	esac
 }
 
 # housekept: ok when this shell, and so the suite's user space, may not
@@ -171,6 +217,42 @@ loop_bg() {
 loop_end() {
 	echo 1 >$M/stop 2>/dev/null
 	wait "$loop_pid"
+}
+
+# rcuqs-ctl recommend under a load (57-recommend, 59-preempt-full, 59-stock).
+# The loop of 47-effect (ndelay(1000); cond_resched();), synchronize_rcu()
+# timed from CPU 0 every 5 ms: CPU 2 sees no context switch of its own.
+LOAD=(delay_ns=1000 gp_load=1 gp_cpu=0 gp_gap_us=5000)
+
+# recommend_during WHAT MODPROBE-ARGS...: the recommendation rcuqs-ctl
+# recommend --seconds 3 gives while the rcuqs_loop module runs a loop
+# (WHAT=loop, sampled from 0.3 s after the loop began; the loop may last
+# 30 s and ends once recommend returns, so a recommend slow to start on a
+# loaded host still samples the loop, not its end) or while open1 runs
+# (WHAT=open1), or on an idle system (WHAT=idle); its whole output in
+# $rec_out, its "sampled" line in $rec_rates. rcuqs-ctl runs as the
+# command $rec_ctl: rcuqs-ctl, or a test's function that runs it in a
+# setting of its own (59-stock's private mount namespace).
+rec_ctl=rcuqs-ctl
+recommend_during() {
+	local what=$1 pid=
+	shift
+	case $what in
+	loop) loop_bg ms=30000 "$@"; sleep 0.3 ;;
+	open1) open1 2 5000 /tmp >/dev/null & pid=$!; sleep 0.5 ;;
+	esac
+	rec_out=$("$rec_ctl" recommend --seconds 3 2>&1)
+	rec_rc=$?
+	case $what in
+	loop)
+		loop_end || nok "loop $* did not finish cleanly"
+		modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop" ;;
+	open1) wait "$pid" || nok "open1 did not finish cleanly" ;;
+	esac
+	rec_rates=$(sed -n 's/^sampled //p' <<<"$rec_out")
+	rec=$(sed -n 's/^recommendation: //p' <<<"$rec_out")
+	diag "recommend during $what $*: exit $rec_rc, recommendation: ${rec:-none}" \
+		"$(head -n 24 <<<"$rec_out")"
 }
 
 # loop ARGS...: load the module with ARGS (it runs the loop in its init),

@@ -49,8 +49,9 @@
 #
 # nohz_full CPUs are callback-offloaded already (as if in rcu_nocbs); add
 # rcu_nocbs (boot only, it names CPUs) in a local profile with include=latency
-# only for isolated CPUs that are not nohz_full. Placing the rcuo kthreads and
-# tuned's cpu-partitioning: rcuqs(7), CPU PARTITIONING.
+# only for isolated CPUs that are not nohz_full, and not beside tuned's
+# cpu-partitioning, whose own rcu_nocbs= the later one would replace. Placing
+# the rcuo kthreads and tuned's cpu-partitioning: rcuqs(7), CPU PARTITIONING.
 include=default
 description=Short RCU grace periods (not application latency) with long kernel loops on nohz_full CPUs (QS every 256 cond_resched() calls; on 7.3, RCU asks the CPU after 1 jiffy); costs: more grace periods, smaller callback batches and more RCU softirqs (6.1, every CPU busy: 3.7x the grace periods, 10x the softirqs), on 7.3 an interrupt to the looping nohz_full CPU per ask (62/s in the measured loop), and an IPI to every CPU when the limit is switched on or off
 rcutree.jiffies_till_nohz_qs=1 || rcutree.cond_resched_qs_limit=256

@@ -13,7 +13,14 @@
 # (tuned's drop=), no description, '#' and bytes that are not UTF-8 in a
 # description), is exported into one directory and loaded by name; the
 # merged result must be what 'rcuqs-ctl show' and 'boot-args' say.
-# Self-tests break an export and expect the check to fail.
+# Then the combination rcuqs(7) gives a cpu-partitioning machine,
+# 'tuned-adm profile cpu-partitioning rcuqs-latency': tuned's shipped
+# cpu-partitioning, with its variables file in the scratch /etc/tuned,
+# merged with the export by the same loader; it must keep what
+# cpu-partitioning has alone (its isolation arguments on the command
+# line, its other plugins' settings) and add what rcuqs-latency is.
+# Self-tests break an export or the combination and expect the check to
+# fail.
 #
 # TAP to TAPFILE. Exit 1 if a test failed.
 set -u
@@ -26,8 +33,8 @@ src=$(cd "$here/../.." && pwd)
 
 mkdir -p "$(dirname "$tap")"
 : >"$tap"
-rm -rf "$work/root" "$work/out" "$work/broken" "$work/json"
-mkdir -p "$work/json"
+rm -rf "$work/root" "$work/out" "$work/broken" "$work/json" "$work/tmp"
+mkdir -p "$work/json" "$work/tmp"
 
 skip_all() {
 	echo "1..0 # SKIP $1" >"$tap"
@@ -75,11 +82,17 @@ chown -R 0:0 "$root"
 chmod -R go-w "$root"
 names="default latency throughput linux-3.16 nohz quiet plain bare"
 
-# load NAME [DIR]: tuned loads rcuqs-NAME from DIR (the export) and it
-# must say what rcuqs-ctl says.
+# load NAME [DIR [BASE CMDLINE]]: tuned loads rcuqs-NAME from DIR (the
+# export), after the profiles BASE as 'tuned-adm profile BASE rcuqs-NAME'
+# does, and it must say what rcuqs-ctl says, BASE kept, the command line
+# CMDLINE. The CPUs online for tuned's functions: cpus_online, not the
+# host's; their temporary directories (cpu-partitioning's mktemp) under
+# $work/tmp.
+cpus_online=0-3
 load() {
-	python3 "$here/tuned-load.py" "$tuned_profiles" "${2:-$work/out}" "rcuqs-$1" \
-		"$work/json/show-$1" "$work/json/args-$1" 2>"$work/json/load-$1.log"
+	TMPDIR=$work/tmp TUNED_LOAD_CPUS_ONLINE=$cpus_online \
+		python3 "$here/tuned-load.py" "$tuned_profiles" "${2:-$work/out}" "${3:+$3 }rcuqs-$1" \
+		"$work/json/show-$1" "$work/json/args-$1" "${4-}" 2>"$work/json/load-$1${3:+-base}.log"
 }
 
 mkdir -p "$work/out"
@@ -93,6 +106,39 @@ for prof in $names; do
 		{ not_ok "rcuqs-ctl show/boot-args $prof"; continue; }
 	check "tuned's loader: rcuqs-$prof has the sysfs values, command line and includes of '$prof'" load "$prof"
 done
+
+# rcuqs(7), CPU PARTITIONING: cpu-partitioning reads isolated_cores (and
+# no_balance_cores, for isolcpus=) from /etc/tuned, which the export
+# directory stands for; the command line tuned makes is the one that
+# rcuqs(7) quotes, which holds cpu-partitioning's isolation.
+printf 'isolated_cores=2-3\nno_balance_cores=2-3\n' >"$work/out/cpu-partitioning-variables.conf"
+isolation="nohz_full=2-3 rcu_nocbs=2-3 isolcpus=2-3"
+quoted=$(awk '/^makes of$/ { m = 1 } m && /^\.EE$/ { exit } m > 1 { print } m && /^\.EX$/ { m = 2 }' \
+	"$src/../man/rcuqs.7" | sed 's/\\-/-/g' | tr '\n' ' ')
+# holds LINE TOKEN...: each TOKEN is a word of LINE.
+holds() {
+	line=$1
+	shift
+	for t; do
+		case " $line " in
+		*" $t "*) ;;
+		*) echo "'$t' is not in '$line'"; return 1 ;;
+		esac
+	done
+}
+check "rcuqs(7) quotes a command line for 'cpu-partitioning rcuqs-latency' with $isolation" \
+	holds "$quoted" $isolation
+expect_fail "self-test: a command line without isolcpus= fails" "^'isolcpus=2-3' is not in" \
+	holds "$(echo "$quoted" | sed 's/isolcpus=[^ ]* //')" $isolation
+if [ -f "$tuned_profiles/cpu-partitioning/tuned.conf" ]; then
+	check "tuned's loader: 'cpu-partitioning rcuqs-latency' keeps cpu-partitioning's settings, adds latency's, makes rcuqs(7)'s command line" \
+		load latency "$work/out" cpu-partitioning "$quoted"
+	expect_fail "self-test: a quoted command line that is not tuned's fails" \
+		"^kernel command line, as quoted" \
+		load latency "$work/out" cpu-partitioning "$(echo "$quoted" | sed 's/nosoftlockup //')"
+else
+	skip "tuned's loader: 'cpu-partitioning rcuqs-latency'" "this tuned has no cpu-partitioning profile"
+fi
 
 # The check fails on a broken export, for the right reason.
 # broken NAME SED-SCRIPT: a copy of the export with rcuqs-NAME changed.
@@ -122,5 +168,25 @@ expect_fail "self-test: an inherited command line that should be gone fails" \
 broken nohz 's/^summary=nohz/summary=\xffnohz/'
 expect_fail "self-test: a tuned.conf that is not UTF-8 fails" "^tuned cannot load" \
 	load nohz "$work/broken"
+if [ -f "$tuned_profiles/cpu-partitioning/tuned.conf" ]; then
+	broken latency 's/^cmdline_rcuqs=/cmdline_cpu_part=/'
+	expect_fail "self-test: an export whose [bootloader] replaces cpu-partitioning's command line fails" \
+		"^kernel command line from" load latency "$work/broken" cpu-partitioning ""
+	broken latency 's/^\[bootloader\]$/&\nreplace=1/'
+	expect_fail "self-test: an export whose [bootloader] replaces cpu-partitioning's whole unit fails" \
+		"^kernel command line from" load latency "$work/broken" cpu-partitioning ""
+	broken latency 's/^\[bootloader\]$/[scheduler]\nreplace=1\n\n&/'
+	expect_fail "self-test: an export whose [scheduler] replaces cpu-partitioning's fails" \
+		"^\[scheduler\] of cpu-partitioning after merging" \
+		load latency "$work/broken" cpu-partitioning ""
+	# Not a broken export: nohz's rcu_nocbs=1-7 comes after
+	# cpu-partitioning's rcu_nocbs=2-3 and, in the kernel, replaces it.
+	expect_fail "self-test: 'cpu-partitioning rcuqs-nohz', rcu_nocbs= given twice, fails" \
+		"^kernel command line parameters given twice: tuned has \['rcu_nocbs'\]" \
+		load nohz "$work/out" cpu-partitioning ""
+	rm -f "$work/out/cpu-partitioning-variables.conf"
+	expect_fail "self-test: cpu-partitioning without its isolated_cores fails" \
+		"^tuned cannot load" load latency "$work/out" cpu-partitioning ""
+fi
 
 tap_end "rcuqs-ctl tuned"
