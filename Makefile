@@ -90,13 +90,17 @@ check-kdeb-build:
 # trial boot and way back included (tests/quickstart/README). TAP in
 # $(RESULTS)/quickstart.tap, console logs in $(RESULTS)/quickstart-debian12.
 # Debian 13 (6.12) likewise: $(RESULTS)/quickstart-debian13.tap and
-# quickstart-debian13/. SUITE=bookworm or SUITE=trixie runs one. Needs
+# quickstart-debian13/. The fleet (Debian 12, doc/fleet.md): make
+# kernel-repo after the same build, the packages installed from that
+# repository with apt, the same quick start from the trial boot on, back
+# with doc/fleet.md's one-command purge: $(RESULTS)/quickstart-fleet.tap
+# and quickstart-fleet/. SUITE=bookworm, trixie or fleet runs one. Needs
 # root; not part of make check; about 10 minutes a suite once its kernel
 # and root are built (tests/quickstart/README has the times).
 .PHONY: check-quickstart
 check-quickstart: deps
 	@mkdir -p $(RESULTS)
-	@rc=0; for s in $(or $(SUITE),bookworm trixie); do \
+	@rc=0; for s in $(or $(SUITE),bookworm trixie fleet); do \
 		JOBS=$(or $(JOBS),2) ./tests/quickstart/check-quickstart.sh $$s || rc=1; \
 	done; exit $$rc
 

@@ -2,14 +2,20 @@
 # step.sh: the quick start's runner inside make check-quickstart's VM, run
 # at every boot by rcuqs-quickstart.service. /root/quickstart/plan holds
 # the README quick start's commands that run on the machine (one a line,
-# "COMMAND<TAB>COMMENT"; the host wrote it from README.md at run time, less
-# the build lines, which ran on the build host). The runner keeps its
-# place in /root/quickstart/state on this disk, runs the commands in order
-# from /root/rcuqs, exactly as written, and prints to the serial console:
+# "COMMAND<TAB>COMMENT"; the host wrote it from README.md, and for the
+# fleet from doc/fleet.md, at run time, less the build lines, which ran on
+# the build host). The runner keeps its place in /root/quickstart/state on
+# this disk, runs the commands in order from the folder /root/quickstart/dir
+# names (/root/rcuqs; the fleet's repository), exactly as written, and
+# prints to the serial console:
 #   QS-BOOT b: RELEASE             at the start of each boot
 #   QS-CMDLINE b: / QS-GRUBENV b:  /proc/cmdline, grub-editenv list
 #   QS-STEP n: COMMAND             then its output
 #   QS-RC n: STATUS                its exit status
+#   QS-DPKG n: / QS-POLICY n:      after a command that ran apt or apt-get:
+#                                  "STATUS PACKAGE VERSION" of each rcuqs
+#                                  package dpkg knows, and apt-cache policy
+#                                  of the installed ones (where each is from)
 # A "reboot" ends the boot: the host starts QEMU again (-no-reboot). A
 # reboot whose README comment says to pick Debian's kernel in GRUB's menu
 # is done as an administrator at the console would: that entry is chosen
@@ -41,10 +47,24 @@ echo "QS-BOOT $boot: $(uname -r)"
 echo "QS-CMDLINE $boot: $(cat /proc/cmdline)"
 grub-editenv /boot/grub/grubenv list 2>&1 | sed "s/^/QS-GRUBENV $boot: /"
 total=$(wc -l <"$qs/plan")
-cd /root/rcuqs || exit 1
+cd "$(cat "$qs/dir")" || exit 1
 export HOME=/root TERM=dumb DEBIAN_FRONTEND=noninteractive \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 tab=$(printf '\t')
+# rcuqs_pkgs: "STATUS PACKAGE VERSION" of every rcuqs package dpkg knows:
+# the kernels, their headers and meta-packages, the tool.
+rcuqs_pkgs() {
+	dpkg-query -W -f='${db:Status-Abbrev}|${Package}|${Version}\n' 'linux-*rcuqs*' rcuqs 2>/dev/null |
+		awk -F'|' '{ gsub(/ /, "", $1); print $1, $2, $3 }'
+}
+# apt_state N: after step N, which ran apt: the rcuqs packages, and where
+# apt has each installed one from.
+apt_state() {
+	rcuqs_pkgs | sed "s/^/QS-DPKG $1: /"
+	pkgs=$(rcuqs_pkgs | awk '$1 ~ /^.i/ { print $2 }')
+	# shellcheck disable=SC2086
+	[ -z "$pkgs" ] || apt-cache policy $pkgs 2>&1 | sed "s/^/QS-POLICY $1: /"
+}
 while [ "$next" -le "$total" ]; do
 	n=$next
 	line=$(sed -n "${n}p" "$qs/plan")
@@ -73,6 +93,7 @@ while [ "$next" -le "$total" ]; do
 	fi
 	bash -c "$cmd"
 	echo "QS-RC $n: $?"
+	case $cmd in apt\ * | apt-get\ *) apt_state "$n" ;; esac
 done
 if [ -z "$final" ]; then
 	final=1
@@ -83,7 +104,7 @@ if [ -z "$final" ]; then
 	exit 0
 fi
 echo "QS-FINAL uname: $(uname -r)"
-echo "QS-FINAL rcuqs packages installed: $(dpkg-query -W -f='${db:Status-Abbrev}${Package}\n' 'linux-image-*-rcuqs*' 'linux-headers-*-rcuqs*' rcuqs 2>/dev/null | awk '$1 ~ /^.i/ { printf "%s ", $2 }')"
+echo "QS-FINAL rcuqs packages installed: $(rcuqs_pkgs | awk '$1 ~ /^.i/ { printf "%s ", $2 }')"
 echo "QS-FINAL boot files: $(ls /boot | tr '\n' ' ')"
 echo "QS-DONE"
 sync
