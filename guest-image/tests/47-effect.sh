@@ -14,7 +14,9 @@ has_limit || { no_limit_skip "the cond_resched() limit's effect on a nohz_full l
 LIMIT=256	# rcuqs-ctl/profiles/latency.profile
 ROUNDS=${RCUQS_EFFECT_ROUNDS:-4}
 MS=2500
-gp="gp_load=1 gp_cpu=0 gp_gap_us=5000 gp_log_us=100000"
+# min_gps=5: a run goes on past MS until 5 calls were timed (a loaded host
+# can stall the guest for much of a window), for at most 10 MS.
+gp="gp_load=1 gp_cpu=0 gp_gap_us=5000 gp_log_us=100000 min_gps=5"
 
 # A nohz_full CPU and one that keeps its tick, neither of them CPU 0.
 nohz_cpu || exit 0
@@ -27,6 +29,14 @@ old_lim=$(param cond_resched_qs_limit)
 setp jiffies_till_sched_qs auto
 diag "jiffies_to_sched_qs=$(param jiffies_to_sched_qs) (auto), limit $LIMIT," \
 	"loop on CPU $nz (nohz_full) and CPU $tick (tick), ${MS} ms a run, $ROUNDS rounds"
+
+# The fixture first: a 500 ms run on the nohz_full CPU with the limit at 0
+# (about 300 ms a grace period) must go on until its 5 calls were timed.
+setp cond_resched_qs_limit 0
+if loop ms=500 $gp cpu=$nz delay_ns=1000; then
+	check "min_gps=5: a 500 ms loop held back by the defaults went on to time $r_gps calls in $((r_us / 1000)) ms" \
+		test "$r_gps" -ge 5 -a "$r_us" -gt 500000
+fi
 
 declare -A p50 p99 max
 run() {	# run KEY ARGS...: one loop, latencies appended to the KEY lists

@@ -69,7 +69,7 @@ is "$?" 0 "verify exits 0 ($out)"
 # The effect, with the limit as the boot left it.
 housekept || true
 nohz_cpu || exit 0
-gp="gp_load=1 gp_cpu=0 gp_gap_us=5000 gp_log_us=100000"
+gp="gp_load=1 gp_cpu=0 gp_gap_us=5000 gp_log_us=100000 min_gps=5"	# see 47-effect
 lp50="" fp50="" lqs="" bad=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	loop ms=$MS $gp cpu=$nz idle=1 || { bad=1; break; }

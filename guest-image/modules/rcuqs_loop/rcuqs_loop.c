@@ -26,6 +26,10 @@
  * preemption disabled (no lock, no cond_resched() inside), then enables
  * preemption again: a loop no request can get a quiescent state from
  * before the chunk ends.
+ * min_gps=N (with ms=T and gp_load=1) goes on past T until N
+ * synchronize_rcu() calls have been timed, for at most 10T in all: a test
+ * whose statistics need N samples gets them when a loaded host stalls the
+ * guest, instead of a fixed window that held fewer.
  * sys=1 runs the loop in the calling task instead, moved to CPU C for
  * the loop: a long system call (finit_module()) that user space drives,
  * not a kthread.
@@ -88,6 +92,10 @@ MODULE_PARM_DESC(ms, "Loop for this many milliseconds when loops=0");
 static bool stop;
 module_param(stop, bool, 0644);
 MODULE_PARM_DESC(stop, "Write 1 to end an ms=T loop before its time");
+
+static uint min_gps;
+module_param(min_gps, uint, 0444);
+MODULE_PARM_DESC(min_gps, "With ms=T and gp_load=1: go on past T until this many calls were timed (at most 10T)");
 
 static int cpu = 1;
 module_param(cpu, int, 0444);
@@ -200,10 +208,24 @@ static DECLARE_COMPLETION(loop_done);
 static bool loop_running;
 static bool loop_over;
 
+/*
+ * An ms=T loop is over at T, or once 1 is written to stop; with min_gps=N
+ * not before N synchronize_rcu() calls were timed, unless 10T have passed.
+ */
+static bool loop_ends(ktime_t start)
+{
+	s64 ran = ktime_ms_delta(ktime_get(), start);
+
+	if (READ_ONCE(stop))
+		return true;
+	if (ran < ms)
+		return false;
+	return READ_ONCE(gps) >= min_gps || ran >= 10LL * ms;
+}
+
 static void run_loop(void)
 {
 	ktime_t start = loop_start = ktime_get();
-	ktime_t end = ktime_add_ms(start, ms);
 	ulong nivcsw = current->nivcsw;
 	ulong n = 0;
 
@@ -211,6 +233,8 @@ static void run_loop(void)
 
 	if (idle) {
 		msleep(ms);
+		while (!loop_ends(start))
+			msleep(10);
 		goto out;
 	}
 	if (lock)
@@ -219,8 +243,7 @@ static void run_loop(void)
 		if (loops) {
 			if (n >= loops)
 				break;
-		} else if ((nopreempt_us || !(n & 1023)) &&
-			   (ktime_after(ktime_get(), end) || READ_ONCE(stop))) {
+		} else if ((nopreempt_us || !(n & 1023)) && loop_ends(start)) {
 			break;
 		}
 		if (nopreempt_us) {
@@ -345,6 +368,10 @@ static int __init rcuqs_loop_init(void)
 	if ((reader || nopreempt_us) &&
 	    (!ms || lock || spin || idle || (reader && nopreempt_us))) {
 		pr_err("reader=1 and nopreempt_us=P need ms=T, no lock=1, spin=1, idle=1 and each other\n");
+		return -EINVAL;
+	}
+	if (min_gps && (!ms || !gp_load || min_gps > GP_SAMPLES)) {
+		pr_err("min_gps=N needs ms=T, gp_load=1 and N <= %d\n", GP_SAMPLES);
 		return -EINVAL;
 	}
 	if (gp_cpu >= 0 && (gp_cpu >= nr_cpu_ids || !cpu_online(gp_cpu))) {
