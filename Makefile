@@ -16,9 +16,9 @@
 # only the package build's, kernel-deb only the kernel build's); plain
 # make installs nothing.
 #
-#   make torture   rcutorture's own scenarios on the 6.1 series, 10 minutes
-#                  each (TORTURE_MINUTES, TORTURE_SCENARIOS, TORTURE_LIMITS);
-#                  not part of make check
+#   make torture [KERNEL=6.1|6.12|7.3]   rcutorture's own scenarios on a
+#                  series, 10 minutes each (TORTURE_MINUTES,
+#                  TORTURE_SCENARIOS, TORTURE_LIMITS); not part of make check
 #   make kernel-deb [KERNEL=6.1|6.12|7.3] [KCONFIG=/boot/config-$(uname -r)]
 #                  [KSIGN_KEY=key.pem KSIGN_CERT=cert.pem]
 #                  the patched kernel as linux-image/linux-headers packages
@@ -151,11 +151,12 @@ check-rt: deps
 	$(MAKE) -C guest-image check-rt
 
 # rcutorture's own scenarios (TREE01, TREE04, TREE07, TASKS01, TRACE01, and
-# TREE04 with lockdep) on the 6.1 series, the limit at 1, 16 and 256 and
-# the tunables rewritten during the run: kernel-patches/torture/torture.sh.
-# About 90 minutes on 2 cores; not part of make check.
+# TREE04 with lockdep) on the KERNEL=6.1 (default), 6.12 or 7.3 series,
+# the limit at 1, 16 and 256 (7.3: jiffies_till_nohz_qs at 1) and the
+# tunables rewritten during the run: kernel-patches/torture/torture.sh.
+# About 90 minutes a baseline on 2 cores; not part of make check.
 torture: deps
-	$(MAKE) -C kernel-patches torture
+	$(MAKE) -C kernel-patches torture KERNEL=$(or $(KERNEL),6.1)
 
 # Timings, not tests (see README): grace-period latency per profile.
 bench: deps

@@ -121,6 +121,25 @@ f=$(mklog tasksrewrite tasks)
 sed -i '/for torture_type=rcu only/d' "$f"
 judge "not ok" "a Tasks RCU type that does not say it leaves the tunables alone" "$f" tasks 0 'leaves the tunables alone'
 
+# KCSAN boots: a data race the series has no part in is the tree's, told
+# apart by the series' function names (TORTURE_SERIES_FUNCS).
+kcsan() { # NAME FUNCTION...: a console log with one KCSAN report whose frames are FUNCTIONs
+	local r='[   30.100000] ==================================================================' fr=() f
+	for f in "${@:2}"; do fr+=("[   30.100002]  $f+0x3c/0x1a0"); done
+	mklog "$1" rcu "$r" "[   30.100001] BUG: KCSAN: data-race in $2 / $3" \
+		'[   30.100001] ' '[   30.100001] write to 0xffff88800f81e4a8 of 1 bytes by interrupt on cpu 2:' \
+		"${fr[@]}" '[   30.100003] Reported by Kernel Concurrency Sanitizer on:' "$r"
+}
+printf '%s\n' rcu_nohz_qs_handler rcu_nohz_qs_ask >"$scratch/series.funcs"
+f=$(kcsan kcsan-tree tick_nohz_idle_enter tick_sched_timer tick_nohz_idle_enter tick_sched_timer)
+TORTURE_SERIES_FUNCS=$scratch/series.funcs judge ok "a KCSAN report outside the series (tick code only)" "$f" rcu 0
+grep -qx 'BUG: KCSAN: data-race in tick_nohz_idle_enter / tick_sched_timer' "$f.kcsan-outside"
+result $? "judge: the report outside the series is listed in console.log.kcsan-outside"
+judge "not ok" "the same report without the series' function list (upstream's verdict)" "$f" rcu 0 'KCSAN\|====='
+f=$(kcsan kcsan-series note_gp_changes rcu_core note_gp_changes rcu_nohz_qs_handler rcu_core)
+TORTURE_SERIES_FUNCS=$scratch/series.funcs judge "not ok" "a KCSAN report with a series function in a frame" "$f" rcu 0 'KCSAN'
+TORTURE_SERIES_FUNCS=$scratch/none.funcs judge "not ok" "a missing series function list" "$f" rcu 0 'empty or missing'
+
 # torture.sh refuses bad settings before building or booting anything.
 refuses() { # DESCRIPTION PATTERN VAR=VALUE... -- ARGS...
 	local what=$1 pat=$2 out st
@@ -142,6 +161,10 @@ refuses "an empty TORTURE_LIMITS" "TORTURE_LIMITS is empty" TORTURE_LIMITS=" " -
 refuses "TORTURE_QS_INTERVAL=-1" "TORTURE_QS_INTERVAL '-1'" TORTURE_QS_INTERVAL=-1 -- all
 refuses "a scenario name with a slash" "'../x': not a scenario name" TORTURE_MINUTES=1 -- build ../x
 refuses "an unknown command" "usage:" TORTURE_MINUTES=1 -- boot TREE01
+refuses "an unknown baseline" "TORTURE_KERNEL '6.2' is not 6.1, 6.12 or 7.3" TORTURE_KERNEL=6.2 -- all
+refuses "a 7.3 value above 1048576" "'1048577' is not a jiffies_till_nohz_qs" TORTURE_KERNEL=7.3 TORTURE_LIMITS=1048577 -- all
+refuses "TORTURE_TCG=multi on 6.12" "only for 7.3" TORTURE_KERNEL=6.12 TORTURE_TCG=multi -- all
+refuses "TORTURE_TCG=mttcg" "TORTURE_TCG 'mttcg'" TORTURE_KERNEL=7.3 TORTURE_TCG=mttcg -- all
 
 { echo "1..$n"; cat "$tap.tmp"; } >"$tap"
 rm -f "$tap.tmp"

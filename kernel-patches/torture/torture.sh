@@ -1,28 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# torture.sh: the kernel's own rcutorture scenarios on the patched 6.1
-# tree, in QEMU under single-threaded TCG (issue 19, item 9). Driven by
-# 'make torture' (kernel-patches/Makefile); not part of 'make check'.
+# torture.sh: the kernel's own rcutorture scenarios on a patched tree
+# (6.1, 6.12 or 7.3: TORTURE_KERNEL), in QEMU under single-threaded TCG
+# (issue 19, item 9; issue 29, item 5). Driven by 'make torture
+# [KERNEL=6.12|7.3]' (kernel-patches/Makefile); not part of 'make check'.
 #
 #   torture.sh build SCENARIO        configure and build its kernel
-#   torture.sh run SCENARIO LIMIT    boot it with cond_resched_qs_limit=LIMIT
+#   torture.sh run SCENARIO LIMIT    boot it with the knob at LIMIT:
+#                                    rcutree.cond_resched_qs_limit on 6.1
+#                                    and 6.12, rcutree.jiffies_till_nohz_qs
+#                                    on 7.3 (it has no limit)
 #   torture.sh report                TAP and the scenarios x minutes table
 #   torture.sh all                   all three for $TORTURE_SCENARIOS
 #
 # A SCENARIO is a file of tools/testing/selftests/rcutorture/configs/rcu/
 # (TREE01, TREE04, TREE07, TASKS01, TRACE01, ...), taken with its .boot
-# file and CFcommon as kvm.sh takes them, or one of ours:
+# file, CFcommon and CFcommon.x86_64 as kvm.sh takes them, or one of ours:
 #   LOCKDEP  TREE04 plus PROVE_LOCKING, PROVE_RCU, DEBUG_ATOMIC_SLEEP
 #   KCSAN    LOCKDEP plus KCSAN, configured as kvm.sh --kcsan does
-#            (not in the default list: its verdict fails on any KCSAN
-#            report, and 6.1 has some outside the series, see the cover
-#            letter)
+#            (not in the default list). A KCSAN report that names no
+#            function of the series (series_funcs) is the tree's: it is
+#            listed in the verdict and the TAP line, not failed; one
+#            that names a series function fails the boot (judge.sh)
 #
 # Every boot also gets rcutorture.qs_tunable_interval (patch 5/5), which
-# rewrites jiffies_till_sched_qs and cond_resched_qs_limit during the
-# run for torture_type=rcu; the limit given on the command line is where
-# those rewrites start and what rcutorture restores at the end. The
+# rewrites jiffies_till_sched_qs and the knob (cond_resched_qs_limit;
+# jiffies_till_nohz_qs on 7.3) during the run for torture_type=rcu; the
+# value given on the command line is where those rewrites start and what
+# rcutorture restores at the end. The
 # Tasks RCU types (TASKS01, TRACE01) leave the tunables alone: there the
 # limit holds for the whole boot.
 #
@@ -32,10 +38,14 @@
 # there).
 #
 # Environment (defaults):
+#   TORTURE_KERNEL     6.1: the baseline, its tree $BUILD/linux (6.1) or
+#                      $BUILD/linux-6.12, -7.3, its kernels and boots in
+#                      $BUILD/torture (6.1) or torture-6.12, torture-7.3
 #   TORTURE_SCENARIOS  TREE01 TREE04 TREE07 TASKS01 TRACE01 LOCKDEP
 #   TORTURE_MINUTES    10: torture time per scenario, split evenly over
 #                      the limits
-#   TORTURE_LIMITS     1 16 256
+#   TORTURE_LIMITS     the knob's values, one boot each: 1 16 256 (the
+#                      limit); 1 on 7.3 (jiffies_till_nohz_qs)
 #   TORTURE_QS_INTERVAL  50 (jiffies; rcutorture.qs_tunable_interval)
 #   TORTURE_MAXCPUS    16: a scenario asking for more CPUs gets this many,
 #                      as kvm.sh limits it to TORTURE_ALLOTED_CPUS (TCG
@@ -43,22 +53,35 @@
 #                      whose nohz_full=2-9 a smaller guest refuses)
 #   TORTURE_JOBS       number of guests at a time (default: online CPUs)
 #   TORTURE_MEM        512M (kvm.sh's default)
+#   TORTURE_TCG        single (multi: 7.3 only, see run())
 #   BUILD, RESULTS, JOBS   as for the rest of kernel-patches/
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../../build}
 RESULTS=${RESULTS:-$BUILD/results}
-SRC=$BUILD/linux
-TB=$BUILD/torture
+KERNEL=${TORTURE_KERNEL:-6.1}
+case $KERNEL in
+6.1) SUFFIX= ;;
+6.12 | 7.3) SUFFIX=-$KERNEL ;;
+*) echo "torture: TORTURE_KERNEL '$KERNEL' is not 6.1, 6.12 or 7.3" >&2; exit 1 ;;
+esac
+SRC=$BUILD/linux$SUFFIX TB=$BUILD/torture$SUFFIX APPLIED=$BUILD/applied$SUFFIX
+# The knob each boot sets, and the word for its value in names and TAP.
+if [ "$KERNEL" = 7.3 ]; then
+	KNOB=jiffies_till_nohz_qs TAG=nohz_qs DEF_LIMITS=1
+else
+	KNOB=cond_resched_qs_limit TAG=limit DEF_LIMITS="1 16 256"
+fi
 CONFIGS=$SRC/tools/testing/selftests/rcutorture/configs/rcu
 BIN=$SRC/tools/testing/selftests/rcutorture/bin
 SCENARIOS=${TORTURE_SCENARIOS:-TREE01 TREE04 TREE07 TASKS01 TRACE01 LOCKDEP}
 MINUTES=${TORTURE_MINUTES:-10}
-LIMITS=${TORTURE_LIMITS:-1 16 256}
+LIMITS=${TORTURE_LIMITS:-$DEF_LIMITS}
 QS_INTERVAL=${TORTURE_QS_INTERVAL:-50}
 MAXCPUS=${TORTURE_MAXCPUS:-16}
 MEM=${TORTURE_MEM:-512M}
 JOBS=${JOBS:-2}
+TCG=${TORTURE_TCG:-single}
 
 die() { echo "torture: $*" >&2; exit 1; }
 
@@ -66,13 +89,19 @@ is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 is_count "$MINUTES" || die "TORTURE_MINUTES '$MINUTES' is not a whole number of minutes"
 is_count "$QS_INTERVAL" || die "TORTURE_QS_INTERVAL '$QS_INTERVAL' is not a number of jiffies"
 is_count "$MAXCPUS" || die "TORTURE_MAXCPUS '$MAXCPUS' is not a number of CPUs"
+case $TCG in
+single | multi) ;;
+*) die "TORTURE_TCG '$TCG' is not single or multi" ;;
+esac
+[ "$TCG" = single ] || [ "$KERNEL" = 7.3 ] ||
+	die "TORTURE_TCG=multi: only for 7.3; the $KERNEL series flips a static key, which multi-threaded TCG of QEMU 7.2 cannot take"
 set -f
 read -r -a limits <<<"$LIMITS"
 set +f
 [ ${#limits[@]} -gt 0 ] || die "TORTURE_LIMITS is empty"
 for l in "${limits[@]}"; do
 	[[ $l =~ ^[0-9]+$ ]] && [ "$l" -le 1048576 ] ||
-		die "TORTURE_LIMITS: '$l' is not a cond_resched_qs_limit (0 to 1048576)"
+		die "TORTURE_LIMITS: '$l' is not a $KNOB value (0 to 1048576)"
 done
 # Torture seconds per boot: the scenario's minutes over its boots.
 secs=$(( (MINUTES * 60 + ${#limits[@]} - 1) / ${#limits[@]} ))
@@ -95,10 +124,15 @@ check_scenario() {
 	[[ $1 =~ ^[A-Za-z0-9_-]+$ ]] || die "scenario '$1': not a scenario name"
 	up=$(upstream_of "$1")
 	[ -f "$CONFIGS/$up" ] ||
-		die "scenario '$1': no $CONFIGS/$up (is the 6.1 tree there? make -C kernel-patches tree)"
+		die "scenario '$1': no $CONFIGS/$up (is the $KERNEL tree there? make -C kernel-patches tree)"
 }
+# kvm.sh's order: CFcommon, then CFcommon.ARCH where the tree has one
+# (6.12 and 7.3: CONFIG_HYPERVISOR_GUEST, which CFcommon's PARAVIRT needs
+# there), then the scenario's.
 frags_of() {
-	echo "$here/base.config $CONFIGS/CFcommon $CONFIGS/$(upstream_of "$1") $(extra_frags_of "$1")"
+	local arch=
+	[ -f "$CONFIGS/CFcommon.x86_64" ] && arch=$CONFIGS/CFcommon.x86_64
+	echo "$here/base.config $CONFIGS/CFcommon $arch $CONFIGS/$(upstream_of "$1") $(extra_frags_of "$1")"
 }
 boot_of() {
 	local f
@@ -170,14 +204,26 @@ cpus_of() {
 	echo "$n"
 }
 
-# run SCENARIO LIMIT: one boot, its verdict in $TB/SCENARIO/limit-LIMIT/.
+# The series' functions, for judging KCSAN reports: every function the
+# applied patches define, and every function a hunk of theirs names in its
+# header (the function it changes, or the one before a new function:
+# more names than strictly the series', never fewer).
+series_funcs() {
+	local p
+	for p in $(sed -e 's/#.*//' "$APPLIED/series"); do
+		sed -n -E -e 's/^\+[a-z].*[ *]([a-z_][a-z0-9_]*)\(.*[^;]$/\1/p' \
+			-e 's/^@@ .* @@ .*[ *]([a-z_][a-z0-9_]*)\(.*/\1/p' "$APPLIED/$p"
+	done | sort -u
+}
+
+# run SCENARIO LIMIT: one boot, its verdict in $TB/SCENARIO/$TAG-LIMIT/.
 run() {
-	local s=$1 l=$2 d o append ttype cpus rc start el verdict why
+	local s=$1 l=$2 d o append ttype cpus rc start el verdict why funcs note
 	check_scenario "$s"
 	o=$TB/$s/kernel
 	[ -f "$o/arch/x86/boot/bzImage" ] || die "$s: not built (torture.sh build $s)"
 	initrd
-	d=$TB/$s/limit-$l
+	d=$TB/$s/$TAG-$l
 	rm -rf "$d" && mkdir -p "$d"
 	cpus=$(cpus_of "$s" 2>>"$d/warnings")
 	# kvm.sh's boot arguments for x86 and for rcutorture
@@ -191,35 +237,50 @@ run() {
 	grep -q 'rcutorture\.n_barrier_cbs' <<<"$append" || append+=" rcutorture.n_barrier_cbs=4"
 	grep -q 'rcutorture\.stat_interval' <<<"$append" || append+=" rcutorture.stat_interval=15"
 	append+=" rcutorture.shutdown_secs=$secs rcutorture.test_no_idle_hz=1 rcutorture.verbose=1"
-	append+=" rcutorture.qs_tunable_interval=$QS_INTERVAL rcutree.cond_resched_qs_limit=$l"
+	append+=" rcutorture.qs_tunable_interval=$QS_INTERVAL rcutree.$KNOB=$l"
 	echo "$append" >"$d/append"
 	ttype=$(grep -o 'rcutorture\.torture_type=[^ ]*' <<<"$append" | tail -1 | cut -d= -f2)
 	ttype=${ttype:-rcu}
-	echo "torture: $s limit $l: $cpus CPUs, $secs s of torture" >&2
+	echo "torture: $KERNEL $s $TAG $l: $cpus CPUs, $secs s of torture" >&2
 	start=$(date +%s)
-	# Single-threaded TCG: multi-threaded TCG of QEMU 7.2 oopses on
-	# int3 when a static key flips while another vCPU runs the site,
-	# and qs_tunable_interval flips the limit's key all the time.
+	# Single-threaded TCG by default: multi-threaded TCG of QEMU 7.2
+	# oopses on int3 when a static key flips while another vCPU runs the
+	# site, and on 6.1 and 6.12 qs_tunable_interval flips the limit's
+	# key all the time. TORTURE_TCG=multi is for 7.3, whose series flips
+	# no key, where vCPUs then race for real.
 	rc=0
-	timeout -k 10 $(( secs + 900 )) qemu-system-x86_64 -accel tcg,thread=single \
+	timeout -k 10 $(( secs + 900 )) qemu-system-x86_64 -accel tcg,thread="$TCG" \
 		-smp "$cpus" -m "$MEM" -nodefaults -display none -monitor none \
 		-no-reboot -kernel "$o/arch/x86/boot/bzImage" -initrd "$TB/initrd.cpio" \
 		-append "$append" -serial "file:$d/console.log" </dev/null || rc=$?
 	el=$(( $(date +%s) - start ))
 	# judge.sh: upstream's parse-console.sh and console-badness.sh,
 	# then what the series adds.
-	why=$(TORTURE_BIN=$BIN "$here/judge.sh" "$d/console.log" "$ttype" "$rc") && why=
+	# KCSAN: a data race in the tree, away from the series, is listed,
+	# not failed (judge.sh).
+	funcs=
+	if [ "$s" = KCSAN ]; then
+		funcs=$d/series.funcs
+		series_funcs >"$funcs"
+	fi
+	why=$(TORTURE_BIN=$BIN TORTURE_SERIES_FUNCS=$funcs "$here/judge.sh" "$d/console.log" "$ttype" "$rc") && why=
 	why=${why#not ok: }
 	if [ -z "$why" ]; then verdict=ok; else verdict="not ok"; fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$verdict" "$s" "$l" "$secs" "$el" "$why" >"$d/verdict"
-	echo "torture: $s limit $l: $verdict in $el s${why:+: $why}"
+	note=
+	if [ -s "$d/console.log.kcsan-outside" ]; then
+		note="$(wc -l <"$d/console.log.kcsan-outside") KCSAN reports outside the series' $(wc -l <"$funcs") functions"
+		note+=" ($(sort "$d/console.log.kcsan-outside" | uniq -c | sort -rn | head -3 |
+			sed 's/ *\([0-9]*\) BUG: KCSAN: data-race in /\1x /' | paste -sd';'))"
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$verdict" "$s" "$l" "$secs" "$el" "$why" "$note" >"$d/verdict"
+	echo "torture: $KERNEL $s $TAG $l: $verdict in $el s${why:+: $why}${note:+; $note}"
 	[ "$verdict" = ok ]
 }
 
 # report: TAP over every boot of TORTURE_SCENARIOS x TORTURE_LIMITS, and
 # the table the cover letter quotes.
 report() {
-	local s l v n=0 bad=0 tap=$RESULTS/torture.tap txt=$RESULTS/torture.txt
+	local s l v n=0 bad=0 tap=$RESULTS/torture$SUFFIX.tap txt=$RESULTS/torture$SUFFIX.txt
 	mkdir -p "$RESULTS"
 	{
 		for s in $SCENARIOS; do for l in "${limits[@]}"; do n=$((n + 1)); done; done
@@ -228,22 +289,22 @@ report() {
 		for s in $SCENARIOS; do
 			for l in "${limits[@]}"; do
 				n=$((n + 1))
-				v=$TB/$s/limit-$l/verdict
+				v=$TB/$s/$TAG-$l/verdict
 				if [ -f "$v" ] && [ "$(cut -f1 "$v")" = ok ]; then
-					echo "ok $n - $s limit $l: $(cut -f4 "$v") s SUCCESS, no splat"
+					echo "ok $n - $KERNEL $s $TAG $l: $(cut -f4 "$v") s SUCCESS, no splat$(cut -f7 "$v" | sed '/./s/^/; /')"
 				else
-					echo "not ok $n - $s limit $l: $( [ -f "$v" ] && cut -f6 "$v" || echo 'not run')"
+					echo "not ok $n - $KERNEL $s $TAG $l: $( [ -f "$v" ] && cut -f6 "$v" || echo 'not run')"
 				fi
 			done
 		done
 	} >"$tap"
 	{
-		echo "make torture: 6.1 series, $(date -u +%Y-%m-%d), TORTURE_MINUTES=$MINUTES, limits ${limits[*]}, qs_tunable_interval=$QS_INTERVAL"
-		printf '%-9s %5s %s\n' scenario CPUs "torture seconds per limit (verdict)"
+		echo "make torture: $KERNEL series on $(cut -d' ' -f1-2 "$APPLIED/source" 2>/dev/null || echo 'an unrecorded tree'), $(date -u +%Y-%m-%d), TORTURE_MINUTES=$MINUTES, $KNOB ${limits[*]}, qs_tunable_interval=$QS_INTERVAL, TCG thread=$TCG"
+		printf '%-9s %5s %s\n' scenario CPUs "torture seconds per $KNOB value (verdict)"
 		for s in $SCENARIOS; do
 			printf '%-9s %5s' "$s" "$(cpus_of "$s" 2>/dev/null)"
 			for l in "${limits[@]}"; do
-				v=$TB/$s/limit-$l/verdict
+				v=$TB/$s/$TAG-$l/verdict
 				if [ -f "$v" ]; then
 					printf ' %s:%ss(%s)' "$l" "$(cut -f4 "$v")" "$(cut -f1 "$v")"
 				else
@@ -284,7 +345,7 @@ all() {
 case ${1:-} in
 build) [ $# -eq 2 ] || die "usage: torture.sh build SCENARIO"; build "$2" ;;
 run) [ $# -eq 3 ] || die "usage: torture.sh run SCENARIO LIMIT"
-	[[ $3 =~ ^[0-9]+$ ]] && [ "$3" -le 1048576 ] || die "limit '$3' is not 0 to 1048576"
+	[[ $3 =~ ^[0-9]+$ ]] && [ "$3" -le 1048576 ] || die "$KNOB '$3' is not 0 to 1048576"
 	run "$2" "$3" ;;
 report) report ;;
 all) all ;;
