@@ -1,0 +1,101 @@
+# boots: sockexit
+# The seeds' other workload (issue 29, item 6): a process on nohz_full CPU
+# $nz exits with $N AF_UNIX sockets open, so the kernel closes them all on
+# its exit path there, about N RCU callbacks, while CPU 0 times
+# synchronize_rcu() (rcuqs_loop idle=1 gp_load=1 gp_cpu=0: no loop, only
+# the timing). Each window is measured twice in a row under one setting:
+# without the exit (the baseline) and with it; the settings rotate round
+# by round, all in this one boot. Reported per setting: the worst grace
+# period of each window and the median over the rounds.
+. "$RCUQS_LIB/lib.sh"
+
+# rcuqs.sockexit_n=, rcuqs.sockexit_rounds= and rcuqs.sockexit_ms= on the
+# command line change the number of sockets, of rounds and a window's
+# length.
+N=$(cmdline_arg rcuqs.sockexit_n) || N=100000
+ROUNDS=$(cmdline_arg rcuqs.sockexit_rounds) || ROUNDS=4
+W=$(cmdline_arg rcuqs.sockexit_ms) || W=5000	# ms a window; the exit starts 300 ms in
+nohz_cpu || exit 0
+housekept || true
+
+# The settings: NAME:PARAM=VALUE,PARAM=VALUE (absent parameters skipped).
+if has_limit; then
+	lat=cond_resched_qs_limit=256
+else
+	lat=jiffies_till_nohz_qs=1
+fi
+settings="default:cond_resched_qs_limit=0,jiffies_till_nohz_qs=0
+latency:$lat
+jtsq1:jiffies_till_sched_qs=1
+latency+jtsq1:$lat,jiffies_till_sched_qs=1
+latency+wake:$lat,rcu_normal_wake_from_gp=1"
+wake0=$(param rcu_normal_wake_from_gp 2>/dev/null)
+apply_setting() {	# apply_setting SPEC: defaults first, then SPEC's values
+	local kv
+	[ -e "$P/cond_resched_qs_limit" ] && setp cond_resched_qs_limit 0
+	[ -e "$P/jiffies_till_nohz_qs" ] && setp jiffies_till_nohz_qs 0
+	setp jiffies_till_sched_qs auto
+	[ -e "$P/rcu_normal_wake_from_gp" ] && setp rcu_normal_wake_from_gp "$wake0"
+	for kv in ${1//,/ }; do
+		[ -e "$P/${kv%%=*}" ] && setp "${kv%%=*}" "${kv#*=}"
+	done
+}
+
+# window EXIT: one window of $W ms; with EXIT=1 the prepared sockexit
+# process is told to exit 300 ms in. Sets w_max, w_p50, w_gps, w_exit.
+window() {
+	local out=/tmp/sockexit.out pid i
+	w_exit=-
+	if [ "$1" = 1 ]; then
+		: >$out
+		sockexit "$nz" "$N" >$out 2>&1 &
+		pid=$!
+		for ((i = 0; i < 600; i++)); do
+			grep -q '^ready' $out && break
+			kill -0 $pid 2>/dev/null || break
+			sleep 0.1
+		done
+		grep -q '^ready' $out || { nok "sockexit $nz $N did not get ready: $(cat $out)"; return 1; }
+	fi
+	loop_bg ms=$W cpu=1 idle=1 gp_load=1 gp_cpu=0 gp_gap_us=5000 || return 1
+	if [ "$1" = 1 ]; then
+		sleep 0.3
+		kill -USR1 $pid
+		wait $pid || { nok "sockexit $nz $N: $(cat $out)"; }
+		w_exit=$(sed -n 's/.*exit \([0-9]*\) ms$/\1/p' $out)
+	fi
+	wait "$loop_pid" || nok "modprobe rcuqs_loop (the timing) failed"
+	get w_max $M/gp_max_us
+	get w_p50 $M/gp_p50_us
+	get w_gps $M/gps
+	modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"
+}
+
+declare -A base worst ex
+mapfile -t specs <<<"$settings"
+n=${#specs[@]}
+diag "$N sockets exit on nohz_full CPU $nz, CPU 0 times synchronize_rcu(), $W ms windows, $ROUNDS rounds"
+for ((r = 0; r < ROUNDS; r++)); do
+	for ((i = 0; i < n; i++)); do
+		spec=${specs[(i + r) % n]}
+		name=${spec%%:*}
+		apply_setting "${spec#*:}"
+		c0=$(counter cbs_invoked)
+		window 0 || continue
+		b=$w_max
+		window 1 || continue
+		base[$name]+=" $b" worst[$name]+=" $w_max" ex[$name]+=" $w_exit"
+		diag "round $((r + 1)) $name: worst GP no exit $(ms $b) ms, with exit $(ms $w_max) ms (p50 $(ms $w_p50), $w_gps calls), exit took $w_exit ms, callbacks +$(($(counter cbs_invoked) - c0))"
+	done
+done
+apply_setting ""
+
+for spec in "${specs[@]}"; do
+	name=${spec%%:*}
+	[ -n "${worst[$name]:-}" ] || continue
+	# shellcheck disable=SC2086
+	mb=$(median ${base[$name]}) mw=$(median ${worst[$name]})
+	diag "$name (${spec#*:}): median worst GP no exit $(ms $mb) ms, with exit $(ms $mw) ms ($(ratio "$mw" "$mb")x);" \
+		"  worst with exit ms$(for v in ${worst[$name]}; do printf ' %s' "$(ms $v)"; done); exit ms${ex[$name]}"
+done
+ok "58-sockexit: $ROUNDS rounds of ${#specs[@]} settings measured"
