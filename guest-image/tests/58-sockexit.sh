@@ -9,12 +9,12 @@
 # period of each window and the median over the rounds.
 . "$RCUQS_LIB/lib.sh"
 
-# rcuqs.sockexit_n=, rcuqs.sockexit_rounds= and rcuqs.sockexit_ms= on the
-# command line change the number of sockets, of rounds and a window's
-# length.
+# rcuqs.sockexit_n=, rcuqs.sockexit_rounds=, rcuqs.sockexit_ms= and
+# rcuqs.sockexit_only=NAME,NAME on the command line change the number of
+# sockets, of rounds, a window's length and which settings are measured.
 N=$(cmdline_arg rcuqs.sockexit_n) || N=100000
 ROUNDS=$(cmdline_arg rcuqs.sockexit_rounds) || ROUNDS=4
-W=$(cmdline_arg rcuqs.sockexit_ms) || W=5000	# ms a window; the exit starts 300 ms in
+W=$(cmdline_arg rcuqs.sockexit_ms) || W=3000	# ms a window; the exit starts 300 ms in
 nohz_cpu || exit 0
 housekept || true
 
@@ -30,6 +30,10 @@ jtsq1:jiffies_till_sched_qs=1
 latency+jtsq1:$lat,jiffies_till_sched_qs=1
 latency+wake:$lat,rcu_normal_wake_from_gp=1"
 wake0=$(param rcu_normal_wake_from_gp 2>/dev/null)
+if only=$(cmdline_arg rcuqs.sockexit_only); then
+	settings=$(grep -E "^(${only//,/|}):" <<<"$settings")
+	[ -n "$settings" ] || { nok "rcuqs.sockexit_only=$only names no setting"; exit 0; }
+fi
 apply_setting() {	# apply_setting SPEC: defaults first, then SPEC's values
 	local kv
 	[ -e "$P/cond_resched_qs_limit" ] && setp cond_resched_qs_limit 0
@@ -98,4 +102,24 @@ for spec in "${specs[@]}"; do
 	diag "$name (${spec#*:}): median worst GP no exit $(ms $mb) ms, with exit $(ms $mw) ms ($(ratio "$mw" "$mb")x);" \
 		"  worst with exit ms$(for v in ${worst[$name]}; do printf ' %s' "$(ms $v)"; done); exit ms${ex[$name]}"
 done
-ok "58-sockexit: $ROUNDS rounds of ${#specs[@]} settings measured"
+
+# Asserted, as ratios within this boot: the exit holds grace periods
+# back under default (the reproducer reproduces), and latency is no worse
+# than default with the exit. Whether latency keeps the worst grace period
+# within 1.5x of its no-exit baseline is reported, not asserted: on 6.12
+# it does not (rcuqs(7), NEIGHBOURING MITIGATIONS).
+declare -A mb mw
+for name in default latency; do
+	[ -n "${worst[$name]:-}" ] || continue
+	# shellcheck disable=SC2086
+	mb[$name]=$(median ${base[$name]}) mw[$name]=$(median ${worst[$name]})
+done
+if [ -n "${mw[default]:-}" ]; then
+	ratio_le "$((mb[default] * 2))" "${mw[default]}" 1 1 \
+		"default: the exit of $N sockets on CPU $nz holds grace periods back (median worst $(ms ${mw[default]}) ms, at least 2x the $(ms ${mb[default]}) ms without it)"
+fi
+if [ -n "${mw[default]:-}" ] && [ -n "${mw[latency]:-}" ]; then
+	ratio_le "${mw[latency]}" "${mw[default]}" 5 4 \
+		"latency with the exit: median worst grace period $(ms ${mw[latency]}) ms, no worse than default's $(ms ${mw[default]}) ms (1.25x allowed)"
+	diag "latency with the exit against its no-exit baseline: $(ratio "${mw[latency]}" "${mb[latency]}")x (1.5x is the goal of issue 29, item 6)"
+fi
