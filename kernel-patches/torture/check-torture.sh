@@ -136,6 +136,17 @@ TORTURE_SERIES_FUNCS=$scratch/series.funcs judge ok "a KCSAN report outside the 
 grep -qx 'BUG: KCSAN: data-race in tick_nohz_idle_enter / tick_sched_timer' "$f.kcsan-outside"
 result $? "judge: the report outside the series is listed in console.log.kcsan-outside"
 judge "not ok" "the same report without the series' function list (upstream's verdict)" "$f" rcu 0 'KCSAN\|====='
+# A series function below an interrupt entry is only the code the racing
+# interrupt landed in; in the access's own frames it is the series'.
+f=$(kcsan kcsan-under hrtimer_active hrtimer_run_queues hrtimer_active asm_sysvec_apic_timer_interrupt force_qs_rnp)
+TORTURE_SERIES_FUNCS=$scratch/series.funcs judge ok "a KCSAN report whose series function is only below an interrupt entry" "$f" rcu 0
+printf '%s\n' force_qs_rnp >>"$scratch/series.funcs"
+f=$(kcsan kcsan-above rcu_report_qs_rdp note_gp_changes rcu_report_qs_rdp force_qs_rnp asm_sysvec_apic_timer_interrupt)
+TORTURE_SERIES_FUNCS=$scratch/series.funcs judge "not ok" "a KCSAN report with a series function above the interrupt entry" "$f" rcu 0 'KCSAN'
+# As a serial console writes it: CR LF line ends.
+f=$(kcsan kcsan-crlf tick_nohz_handler look_up_lock_class tick_nohz_handler look_up_lock_class)
+sed -i 's/$/\r/' "$f"
+TORTURE_SERIES_FUNCS=$scratch/series.funcs judge ok "a KCSAN report outside the series, CR LF line ends" "$f" rcu 0
 f=$(kcsan kcsan-series note_gp_changes rcu_core note_gp_changes rcu_nohz_qs_handler rcu_core)
 TORTURE_SERIES_FUNCS=$scratch/series.funcs judge "not ok" "a KCSAN report with a series function in a frame" "$f" rcu 0 'KCSAN'
 TORTURE_SERIES_FUNCS=$scratch/none.funcs judge "not ok" "a missing series function list" "$f" rcu 0 'empty or missing'

@@ -25,7 +25,9 @@
 # them is a data race of the tree, not of the series: it is left out of
 # the copy upstream's scripts judge (CONSOLE.judged) and its title goes
 # to CONSOLE.kcsan-outside, which 'make torture' reports. A report that
-# names a series function fails the boot as any splat does.
+# names a series function fails the boot as any splat does; in an
+# access's stack only its own frames count, not the ones below an
+# interrupt entry (the code the interrupt happened to land in).
 set -u
 console=$1 ttype=$2 qrc=$3
 : "${TORTURE_BIN:?judge.sh: TORTURE_BIN (rcutorture/bin of the tree) not set}"
@@ -42,7 +44,8 @@ if [ -n "${TORTURE_SERIES_FUNCS:-}" ]; then
 	judged=$console.judged
 	awk -v funcs="$TORTURE_SERIES_FUNCS" -v outside="$console.kcsan-outside" '
 	BEGIN { while ((getline f < funcs) > 0) if (f != "") series[f] = 1 }
-	function bare(l) { sub(/^\[[^]]*\] /, "", l); return l }
+	# A serial console ends its lines with CR LF.
+	function bare(l) { sub(/\r$/, "", l); sub(/^\[[^]]*\] /, "", l); return l }
 	function names_series(l,   t) {
 		while (match(l, /[A-Za-z_][A-Za-z0-9_]*/)) {
 			t = substr(l, RSTART, RLENGTH)
@@ -56,12 +59,19 @@ if [ -n "${TORTURE_SERIES_FUNCS:-}" ]; then
 	state == 1 {
 		if (bare($0) ~ /^BUG: KCSAN:/) {
 			n = 0; buf[n++] = rule; buf[n++] = $0; title = bare($0)
-			hit = names_series($0); state = 2; next
+			hit = names_series($0); under = 0; state = 2; next
 		}
 		print rule; state = 0
 	}
+	# Only an access'"'"'s own frames count: those below an interrupt
+	# entry (asm_sysvec_*, asm_common_interrupt, asm_exc_*) are the
+	# code it interrupted, up to the next access ("read to", "write
+	# to") or the end of the report.
 	state == 2 {
-		buf[n++] = $0; hit = hit || names_series($0)
+		buf[n++] = $0
+		if (bare($0) ~ /^(read|write|read-write) (\(marked\) )?to /) under = 0
+		if (bare($0) ~ /^ *asm_(sysvec_|common_interrupt|exc_)/) under = 1
+		if (!under) hit = hit || names_series($0)
 		if (bare($0) ~ /^=+$/) {
 			if (hit) for (i = 0; i < n; i++) print buf[i]
 			else print title >> outside

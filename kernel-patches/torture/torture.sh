@@ -11,6 +11,8 @@
 #                                    rcutree.cond_resched_qs_limit on 6.1
 #                                    and 6.12, rcutree.jiffies_till_nohz_qs
 #                                    on 7.3 (it has no limit)
+#   torture.sh rejudge SCENARIO LIMIT  judge a kept boot again (its
+#                                    console and QEMU status)
 #   torture.sh report                TAP and the scenarios x minutes table
 #   torture.sh all                   all three for $TORTURE_SCENARIOS
 #
@@ -218,7 +220,7 @@ series_funcs() {
 
 # run SCENARIO LIMIT: one boot, its verdict in $TB/SCENARIO/$TAG-LIMIT/.
 run() {
-	local s=$1 l=$2 d o append ttype cpus rc start el verdict why funcs note
+	local s=$1 l=$2 d o append ttype cpus rc start el
 	check_scenario "$s"
 	o=$TB/$s/kernel
 	[ -f "$o/arch/x86/boot/bzImage" ] || die "$s: not built (torture.sh build $s)"
@@ -254,11 +256,21 @@ run() {
 		-no-reboot -kernel "$o/arch/x86/boot/bzImage" -initrd "$TB/initrd.cpio" \
 		-append "$append" -serial "file:$d/console.log" </dev/null || rc=$?
 	el=$(( $(date +%s) - start ))
+	printf '%s\t%s\t%s\n' "$rc" "$el" "$ttype" >"$d/qemu"
+	judge_boot "$s" "$l"
+}
+
+# judge_boot SCENARIO LIMIT: the verdict on a boot that ran (its console
+# and $d/qemu: QEMU's status, seconds, torture type), into $d/verdict;
+# 'torture.sh rejudge' runs it again on a kept console.
+judge_boot() {
+	local s=$1 l=$2 d rc el ttype funcs= why verdict note=
+	d=$TB/$s/$TAG-$l
+	[ -f "$d/qemu" ] || die "$s $TAG $l: never booted ($d/qemu missing)"
+	IFS=$'\t' read -r rc el ttype <"$d/qemu"
 	# judge.sh: upstream's parse-console.sh and console-badness.sh,
-	# then what the series adds.
-	# KCSAN: a data race in the tree, away from the series, is listed,
-	# not failed (judge.sh).
-	funcs=
+	# then what the series adds. KCSAN: a data race in the tree, away
+	# from the series, is listed, not failed (judge.sh).
 	if [ "$s" = KCSAN ]; then
 		funcs=$d/series.funcs
 		series_funcs >"$funcs"
@@ -266,7 +278,6 @@ run() {
 	why=$(TORTURE_BIN=$BIN TORTURE_SERIES_FUNCS=$funcs "$here/judge.sh" "$d/console.log" "$ttype" "$rc") && why=
 	why=${why#not ok: }
 	if [ -z "$why" ]; then verdict=ok; else verdict="not ok"; fi
-	note=
 	if [ -s "$d/console.log.kcsan-outside" ]; then
 		note="$(wc -l <"$d/console.log.kcsan-outside") KCSAN reports outside the series' $(wc -l <"$funcs") functions"
 		note+=" ($(sort "$d/console.log.kcsan-outside" | uniq -c | sort -rn | head -3 |
@@ -347,7 +358,10 @@ build) [ $# -eq 2 ] || die "usage: torture.sh build SCENARIO"; build "$2" ;;
 run) [ $# -eq 3 ] || die "usage: torture.sh run SCENARIO LIMIT"
 	[[ $3 =~ ^[0-9]+$ ]] && [ "$3" -le 1048576 ] || die "$KNOB '$3' is not 0 to 1048576"
 	run "$2" "$3" ;;
+rejudge) [ $# -eq 3 ] || die "usage: torture.sh rejudge SCENARIO LIMIT"
+	[[ $3 =~ ^[0-9]+$ ]] || die "$KNOB '$3' is not a number"
+	check_scenario "$2"; judge_boot "$2" "$3" ;;
 report) report ;;
 all) all ;;
-*) die "usage: torture.sh build SCENARIO | run SCENARIO LIMIT | report | all" ;;
+*) die "usage: torture.sh build SCENARIO | run SCENARIO LIMIT | rejudge SCENARIO LIMIT | report | all" ;;
 esac
