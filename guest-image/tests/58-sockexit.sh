@@ -94,12 +94,14 @@ for ((r = 0; r < ROUNDS; r++)); do
 done
 apply_setting ""
 
+# Per setting, the medians over the rounds: mb without the exit, mw with it.
+declare -A mb mw
 for spec in "${specs[@]}"; do
 	name=${spec%%:*}
 	[ -n "${worst[$name]:-}" ] || continue
 	# shellcheck disable=SC2086
-	mb=$(median ${base[$name]}) mw=$(median ${worst[$name]})
-	diag "$name (${spec#*:}): median worst GP no exit $(ms $mb) ms, with exit $(ms $mw) ms ($(ratio "$mw" "$mb")x);" \
+	mb[$name]=$(median ${base[$name]}) mw[$name]=$(median ${worst[$name]})
+	diag "$name (${spec#*:}): median worst GP no exit $(ms ${mb[$name]}) ms, with exit $(ms ${mw[$name]}) ms ($(ratio "${mw[$name]}" "${mb[$name]}")x);" \
 		"  worst with exit ms$(for v in ${worst[$name]}; do printf ' %s' "$(ms $v)"; done); exit ms${ex[$name]}"
 done
 
@@ -108,12 +110,6 @@ done
 # than default with the exit. Whether latency keeps the worst grace period
 # within 1.5x of its no-exit baseline is reported, not asserted: on 6.12
 # it does not (rcuqs(7), NEIGHBOURING MITIGATIONS).
-declare -A mb mw
-for name in default latency; do
-	[ -n "${worst[$name]:-}" ] || continue
-	# shellcheck disable=SC2086
-	mb[$name]=$(median ${base[$name]}) mw[$name]=$(median ${worst[$name]})
-done
 if [ -n "${mw[default]:-}" ]; then
 	ratio_le "$((mb[default] * 2))" "${mw[default]}" 1 1 \
 		"default: the exit of $N sockets on CPU $nz holds grace periods back (median worst $(ms ${mw[default]}) ms, at least 2x the $(ms ${mb[default]}) ms without it)"
