@@ -135,11 +135,18 @@ if [ -n "$nolimit" ]; then
 	ask='static void rcu_nohz_qs_ask'
 	# fn_has FILE FUNCTION PATTERN: the added function has PATTERN.
 	fn_has() { fn "$1" "$2" | grep -q -- "$3"; }
-	handler_locks() { fn_has "$pa" "$h" 'raw_spin_lock_rcu_node(rnp)' && fn_lacks "$pa" "$h" 'note_gp_changes(rdp)'; }
+	note='static bool rcu_nohz_qs_note'
+	# The handler's work with bottom halves enabled is rcu_nohz_qs_note().
+	handler_body() { fn "$pa" "$h"; fn "$pa" "$note"; }
+	handler_locks() { handler_body | grep -q 'raw_spin_lock_rcu_node(rnp)' && ! handler_body | grep -q '[^_]note_gp_changes(rdp)'; }
+	# KCSAN (make torture KERNEL=7.3 TORTURE_SCENARIOS=KCSAN) caught the
+	# handler's report racing with the rcu_core() it interrupted.
+	handler_bh() { fn "$pa" "$h" | grep -q '!softirq_count() && rcu_nohz_qs_note(rdp)' && fn_lacks "$pa" "$h" 'rcu_report_qs_rdp'; }
 	resched_urgent() { fn "$pa" "$h" | grep -B1 'set_need_resched_current' | grep -q 'rcu_urgent_qs'; }
 	ask_restrained() { fn_has "$pa" "$ask" 'nohz_full_patience_delay_jiffies' && fn_has "$pa" "$ask" 'rdp->rcu_forced_tick)'; }
 	changelog_true() { has "$pa" 'last_fqs_resched' && hasnt "$pa" 'what its scheduling-clock' && hasnt "$pa" 'at three times that age'; }
 	t "2/5: the handler waits for the leaf lock (raw_spin_lock_rcu_node()), no note_gp_changes() trylock" handler_locks
+	t "2/5: with bottom halves disabled the handler changes nothing in rcu_data (softirq_count() before rcu_nohz_qs_note(), no report of its own)" handler_bh
 	t "2/5: the handler raises no softirq and wakes no rcuc (no invoke_rcu_core())" \
 		fn_lacks "$pa" "$h" 'invoke_rcu_core'
 	t "2/5: in a reader the handler leaves the quiescent state to rcu_read_unlock() (need_qs)" \
