@@ -8,6 +8,9 @@
 #   6.12           ./6.12/series on linux-source-6.12, tree $BUILD/linux-6.12
 #   7.3            ./7.3/series on linux-source-7.3, tree $BUILD/linux-7.3
 #   base           no series on linux-source-6.1, tree $BUILD/linux-base
+#   study-7.3      7.3/series then 7.3/study/series (a debug knob for the
+#                  design study, never shipped) on linux-source-7.3, tree
+#                  $BUILD/linux-study-7.3
 #
 # $BUILD/applied/ (applied-6.12/, applied-7.3/ for the others) keeps a copy
 # of the series last applied. When the series
@@ -43,6 +46,19 @@ case $base in
 	src=$BUILD/linux-$base
 	applied=$BUILD/applied-$base
 	;;
+study-7.3)	# 7.3's series plus the study's patches, gathered in one
+	# folder so that the rest of this script sees one series
+	comb=$BUILD/series-study-7.3
+	rm -rf "$comb"
+	mkdir -p "$comb"
+	{ series_list "$here/7.3"; series_list "$here/7.3/study"; } >"$comb/series"
+	for p in $(series_list "$here/7.3"); do cp "$here/7.3/$p" "$comb/"; done
+	for p in $(series_list "$here/7.3/study"); do cp "$here/7.3/study/$p" "$comb/"; done
+	here=$comb
+	src=$BUILD/linux-study-7.3
+	applied=$BUILD/applied-study-7.3
+	base=7.3
+	;;
 base)	# pristine 6.1, no series: make kernel-base's reference tree
 	here=$here/base-has-no-series
 	src=$BUILD/linux-base
@@ -50,7 +66,7 @@ base)	# pristine 6.1, no series: make kernel-base's reference tree
 	base=6.1
 	;;
 *)
-	echo "apply-series: unknown baseline '$base' (6.1, 6.12, 7.3 or base)" >&2
+	echo "apply-series: unknown baseline '$base' (6.1, 6.12, 7.3, base or study-7.3)" >&2
 	exit 2
 	;;
 esac
