@@ -75,6 +75,79 @@ window() {
 	modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"
 }
 
+# rcuqs.sockexit_trace=1 on a kernel with RCU's tracepoints (make -C
+# kernel-patches kernel-tracing-6.12; make -C guest-image check-sockexit
+# SOCKEXIT_TRACE=1): each window with the exit is traced (rcu_grace_period,
+# rcu_quiescent_state_report, rcu_fqs) and summarised: for every grace
+# period of at least 40 ms, whose quiescent state came last (the mask of
+# the report that emptied the root's qsmask, or blocked readers), when,
+# and the FQS scan's kicks; "# trace:" lines. A diagnostic, not a test.
+TR=/sys/kernel/tracing
+tracing=0
+if cmdline_arg rcuqs.sockexit_trace >/dev/null; then
+	[ -e "$TR/events/rcu/rcu_grace_period/enable" ] ||
+		mount -t tracefs nodev "$TR" 2>/dev/null
+	if [ -e "$TR/events/rcu/rcu_quiescent_state_report/enable" ]; then
+		tracing=1
+	else
+		diag "trace: rcuqs.sockexit_trace=1 but no RCU tracepoints on this kernel (make -C kernel-patches kernel-tracing-6.12)"
+	fi
+fi
+trace_start() {
+	[ $tracing = 1 ] || return 0
+	echo 0 >"$TR/tracing_on"
+	echo 8192 >"$TR/buffer_size_kb"
+	: >"$TR/trace"
+	local e
+	for e in rcu_grace_period rcu_quiescent_state_report rcu_fqs; do
+		echo 1 >"$TR/events/rcu/$e/enable"
+	done
+	echo 1 >"$TR/tracing_on"
+}
+trace_report() {	# trace_report LABEL
+	[ $tracing = 1 ] || return 0
+	echo 0 >"$TR/tracing_on"
+	awk -v label="$1" '
+	function ts_of(i) { t = $(i - 1); sub(/:$/, "", t); return t + 0 }
+	function cpu_of() { c = $0; sub(/^[^[]*\[/, "", c); return substr(c, 1, 3) + 0 }
+	{
+		for (i = 1; i <= NF; i++) if ($i ~ /^rcu_(grace_period|quiescent_state_report|fqs):$/) break
+		if (i > NF) next
+		t = ts_of(i); g = $(i + 2)
+	}
+	$i == "rcu_grace_period:" {
+		ev = $(i + 3)
+		if (ev == "start") st[g] = t
+		else if (ev == "end") en[g] = t
+		else if (ev == "cpuqs") { cq[g] = cq[g] " " cpu_of() "@" int((t - st[g]) * 1000) }
+		next
+	}
+	$i == "rcu_quiescent_state_report:" {
+		split($(i + 3), m, ">")
+		if (m[2] == "0" && $(i + 4) == "0") { lm[g] = m[1]; lt[g] = t; tk[g] = $(i + 7) }
+		next
+	}
+	$i == "rcu_fqs:" { fq[g, $(i + 3) " " $(i + 4)]++; fk[g] = fk[g] " " $(i + 3) ":" $(i + 4); next }
+	END {
+		n = 0; long = 0
+		for (g in en) if (g in st) {
+			n++; d = (en[g] - st[g]) * 1000
+			if (d < 40) continue
+			long++; dur[long] = d; gs[long] = g
+			by[(g in lm) ? lm[g] : "?"]++
+		}
+		s = ""; for (k in by) s = s " mask " k ": " by[k]
+		printf "# trace: %s: %d grace periods traced, %d of 40 ms or more; whose quiescent state came last in those:%s\n", label, n, long, s
+		for (k = 1; k <= 8 && k <= long; k++) {	# the 8 longest
+			b = k; for (j = k + 1; j <= long; j++) if (dur[j] > dur[b]) b = j
+			t = dur[k]; dur[k] = dur[b]; dur[b] = t; t = gs[k]; gs[k] = gs[b]; gs[b] = t
+			g = gs[k]
+			who = (g in lm) ? "cpu mask " lm[g] " at +" int((lt[g] - st[g]) * 1000) " ms" (tk[g] == "1" ? " (readers blocked)" : "") : "no final report traced"
+			printf "# trace: %s: gp %s %d ms, last quiescent state %s; cpuqs (cpu@ms)%s; fqs (cpu:event)%s\n", label, g, dur[k], who, substr(cq[g], 1, 100), substr(fk[g], 1, 100)
+		}
+	}' "$TR/trace"
+}
+
 declare -A base worst ex
 mapfile -t specs <<<"$settings"
 n=${#specs[@]}
@@ -87,7 +160,9 @@ for ((r = 0; r < ROUNDS; r++)); do
 		c0=$(counter cbs_invoked)
 		window 0 || continue
 		b=$w_max
+		trace_start
 		window 1 || continue
+		trace_report "round $((r + 1)) $name"
 		base[$name]+=" $b" worst[$name]+=" $w_max" ex[$name]+=" $w_exit"
 		diag "round $((r + 1)) $name: worst GP no exit $(ms $b) ms, with exit $(ms $w_max) ms (p50 $(ms $w_p50), $w_gps calls), exit took $w_exit ms, callbacks +$(($(counter cbs_invoked) - c0))"
 	done
