@@ -64,12 +64,9 @@ run() {	# run KEY JTSQ LOOP-ARGS...
 	p50[$key]+=" $r_gp50"
 }
 
-set -- plain reader nopreempt nopreempt1
-n=$#
 for ((r = 0; r < ROUNDS; r++)); do
-	for ((i = 0; i < n; i++)); do
-		idx=$(((i + r) % n + 1))
-		case ${!idx} in
+	for s in $(rotated $r plain reader nopreempt nopreempt1); do
+		case $s in
 		plain) run plain auto spin=1 ;;
 		reader) run reader auto reader=1 delay_ns=1000 ;;
 		nopreempt) run nopreempt auto nopreempt_us=40000 ;;

@@ -72,12 +72,8 @@ run() {	# run KEY ARGS...
 	ipi[$key]+=" $(((i1 - i0) * 1000000 / r_us))"
 }
 
-set -- $settings
-n=$#
 for ((r = 0; r < ROUNDS; r++)); do
-	for ((i = 0; i < n; i++)); do
-		idx=$(((i + r) % n + 1))
-		s=${!idx}
+	for s in $(rotated $r $settings); do
 		apply "${s#*:}"
 		run "${s%%:*}" cpu=$nz delay_ns=1000
 		case ${s%%:*} in

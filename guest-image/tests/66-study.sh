@@ -41,28 +41,6 @@ fi
 housekept
 nohz_cpu || exit 0
 
-# cpu_irqs CPU: every interrupt CPU took so far, summed over the lines of
-# /proc/interrupts (device, timer, IPIs, irq_work; ERR and MIS have one
-# column for all CPUs and are skipped). cpu_softirqs CPU: likewise for
-# /proc/softirqs.
-cpu_irqs() {
-	local -a f
-	local n=0
-	while read -r -a f; do
-		case ${f[0]} in CPU0 | ERR: | MIS:) continue ;; esac
-		[[ ${f[$1 + 1]:-} =~ ^[0-9]+$ ]] && n=$((n + f[$1 + 1]))
-	done </proc/interrupts
-	echo $n
-}
-cpu_softirqs() {
-	local -a f
-	local n=0
-	while read -r -a f; do
-		[[ ${f[$1 + 1]:-} =~ ^[0-9]+$ ]] && n=$((n + f[$1 + 1]))
-	done </proc/softirqs
-	echo $n
-}
-
 old_jtsq=$(param jiffies_till_sched_qs)
 old_jnq=$(param jiffies_till_nohz_qs)
 old_exp=$(param rcu_expedited)
@@ -86,9 +64,9 @@ declare -A p50 p99 irq sirq resch lpms
 run() {	# run KEY ARGS...
 	local key=$1 i0 s0 i1 s1
 	shift
-	i0=$(cpu_irqs "$nz") s0=$(cpu_softirqs "$nz")
+	i0=$(cpu_total /proc/interrupts "$nz") s0=$(cpu_total /proc/softirqs "$nz")
 	loop ms=$MS $gp "$@" || return
-	i1=$(cpu_irqs "$nz") s1=$(cpu_softirqs "$nz")
+	i1=$(cpu_total /proc/interrupts "$nz") s1=$(cpu_total /proc/softirqs "$nz")
 	[ "$r_gps" -ge 5 ] || nok "$key: only $r_gps synchronize_rcu() calls timed"
 	p50[$key]+=" $r_gp50" p99[$key]+=" $r_gp99"
 	irq[$key]+=" $(((i1 - i0) * 1000000 / r_us))"
@@ -97,12 +75,8 @@ run() {	# run KEY ARGS...
 	lpms[$key]+=" $((r_loops * 1000 / r_us))"
 }
 
-set -- $settings
-n=$#
 for ((r = 0; r < ROUNDS; r++)); do
-	for ((i = 0; i < n; i++)); do
-		idx=$(((i + r) % n + 1))
-		s=${!idx}
+	for s in $(rotated $r $settings); do
 		apply "${s#*:}"
 		run "${s%%:*}" cpu=$nz delay_ns=1000
 		run "${s%%:*}/sys" cpu=$nz delay_ns=1000 sys=1

@@ -288,6 +288,18 @@ loop() {
 		"  growth: $(for c in $COUNTERS; do printf '%s=%s ' $c ${d[$c]}; done)"
 }
 
+# rotated R WORD...: the WORDs, one a line, starting from the (R mod N)+1-th
+# and wrapping around: round R of a comparison of settings side by side
+# in one boot, so that no setting always runs first or after the same one.
+rotated() {
+	local r=$1 i idx
+	shift
+	for ((i = 0; i < $#; i++)); do
+		idx=$(((i + r) % $# + 1))
+		printf '%s\n' "${!idx}"
+	done
+}
+
 # ratio_le A B NUM DEN DESC: ok when A * DEN <= B * NUM (A, in us, at
 # most NUM/DEN of B): the effect tests' same-boot comparisons.
 ratio_le() {
@@ -441,6 +453,20 @@ ipis() {
 	while read -r -a f; do
 		case ${f[0]} in RES: | CAL:) n=$((n + f[$1 + 1])) ;; esac
 	done </proc/interrupts
+	echo $n
+}
+
+# cpu_total FILE CPU: the sum of CPU's column over the lines of FILE,
+# /proc/interrupts (device, timer, IPIs, irq_work: every interrupt CPU
+# took so far) or /proc/softirqs; ERR and MIS, one column for all CPUs,
+# are skipped, as is the header.
+cpu_total() {
+	local -a f
+	local n=0
+	while read -r -a f; do
+		case ${f[0]} in ERR: | MIS:) continue ;; esac
+		[[ ${f[$2 + 1]:-} =~ ^[0-9]+$ ]] && n=$((n + f[$2 + 1]))
+	done <"$1"
 	echo $n
 }
 
