@@ -114,7 +114,7 @@ grep -q libkmod <<<"$libs" || die "rcuqs-ctl does not link libkmod? ldd: $libs"
 
 tools="kmod modprobe insmod rmmod modinfo lsmod depmod dmesg stty stat seq
 timeout mktemp tr sed grep date sleep nproc uname wc head tail ls cat
-basename rm mkdir mv cp systemctl journalctl unshare nsenter $libs"
+basename rm mkdir mv cp systemctl journalctl unshare nsenter taskset dd awk $libs"
 dracut --quiet --force --no-kernel --no-hostonly --no-hostonly-cmdline \
 	--gzip -m "systemd systemd-initrd bash" \
 	--install "$tools" --include "$stage" / \

@@ -99,8 +99,9 @@ trace_start() {
 	echo 8192 >"$TR/buffer_size_kb"
 	: >"$TR/trace"
 	local e
-	for e in rcu_grace_period rcu_quiescent_state_report rcu_fqs; do
-		echo 1 >"$TR/events/rcu/$e/enable"
+	for e in rcu/rcu_grace_period rcu/rcu_quiescent_state_report rcu/rcu_fqs sched/sched_switch \
+		timer/timer_start timer/timer_expire_entry; do
+		echo 1 >"$TR/events/$e/enable"
 	done
 	echo 1 >"$TR/tracing_on"
 }
@@ -111,15 +112,34 @@ trace_report() {	# trace_report LABEL
 	function ts_of(i) { t = $(i - 1); sub(/:$/, "", t); return t + 0 }
 	function cpu_of() { c = $0; sub(/^[^[]*\[/, "", c); return substr(c, 1, 3) + 0 }
 	{
-		for (i = 1; i <= NF; i++) if ($i ~ /^rcu_(grace_period|quiescent_state_report|fqs):$/) break
+		for (i = 1; i <= NF; i++) if ($i ~ /^(rcu_(grace_period|quiescent_state_report|fqs)|sched_switch|timer_start|timer_expire_entry):$/) break
 		if (i > NF) next
 		t = ts_of(i); g = $(i + 2)
+	}
+	# The timers of the grace-period kthread (its wait for the next FQS scan)
+	# and every timer expiry: when the wait was due and when it ended.
+	$i == "timer_start:" && $1 ~ /^rcu_preempt-/ {
+		nts++; tst[nts] = t; tad[nts] = $(i + 1); tto[nts] = "?"; tcp[nts] = "?"
+		for (j = i + 1; j <= NF; j++) {
+			if ($j ~ /^\[timeout=/) { tto[nts] = $j; gsub(/[^0-9]/, "", tto[nts]) }
+			if ($j ~ /^cpu=/) tcp[nts] = substr($j, 5)
+		}
+		next
+	}
+	$i == "timer_expire_entry:" { nte++; tet[nte] = t; tea[nte] = $(i + 1); tec[nte] = cpu_of(); next }
+	$i == "sched_switch:" {	# what each CPU runs, and from when
+		c = cpu_of(); nc = "?"
+		for (j = i + 1; j <= NF; j++) if ($j ~ /^next_comm=/) nc = substr($j, 11)
+		sw[c] = sw[c] " " t "=" nc
+		next
 	}
 	$i == "rcu_grace_period:" {
 		ev = $(i + 3)
 		if (ev == "start") st[g] = t
 		else if (ev == "end") en[g] = t
 		else if (ev == "cpuqs") { cq[g] = cq[g] " " cpu_of() "@" int((t - st[g]) * 1000) }
+		else if (ev == "fqsstart") { nf[g]++; if (!(g in ff)) ff[g] = t }
+		else if (ev == "fqswait" && !(g in fw)) fw[g] = t
 		next
 	}
 	$i == "rcu_quiescent_state_report:" {
@@ -143,7 +163,29 @@ trace_report() {	# trace_report LABEL
 			t = dur[k]; dur[k] = dur[b]; dur[b] = t; t = gs[k]; gs[k] = gs[b]; gs[b] = t
 			g = gs[k]
 			who = (g in lm) ? "cpu mask " lm[g] " at +" int((lt[g] - st[g]) * 1000) " ms" (tk[g] == "1" ? " (readers blocked)" : "") : "no final report traced"
-			printf "# trace: %s: gp %s %d ms, last quiescent state %s; cpuqs (cpu@ms)%s; fqs (cpu:event)%s\n", label, g, dur[k], who, substr(cq[g], 1, 100), substr(fk[g], 1, 100)
+			printf "# trace: %s: gp %s %d ms, last quiescent state %s; cpuqs (cpu@ms)%s; fqs (cpu:event)%s\n", label, g, dur[k], who, substr(cq[g], 1, 100), substr(fk[g], 1, 60)
+			# The tasks of the last CPU over the grace period: the one it ran
+			# at the start, then each one switched in before the report.
+			c = -1
+			if (lm[g] == "1") c = 0; else if (lm[g] == "2") c = 1; else if (lm[g] == "4") c = 2; else if (lm[g] == "8") c = 3
+			printf "# trace: %s: gp %s: its kthread waiting for the first FQS scan from +%s ms; %d FQS scans, the first at +%s ms\n", label, g, (g in fw) ? int((fw[g] - st[g]) * 1000) : "-", nf[g], (g in ff) ? int((ff[g] - st[g]) * 1000) : "-"
+			for (j = 1; j <= nts; j++) if (tst[j] >= fw[g]) break
+			if (j <= nts && tst[j] < en[g]) {
+				x = "not seen"
+				for (k2 = 1; k2 <= nte; k2++) if (tet[k2] > tst[j] && tea[k2] == tad[j]) { x = "at +" int((tet[k2] - st[g]) * 1000) " ms on cpu " tec[k2]; break }
+				printf "# trace: %s: gp %s: the kthread armed its timer at +%d ms for %s jiffies on cpu %s; it expired %s\n", label, g, int((tst[j] - st[g]) * 1000), tto[j], tcp[j], x
+			}
+			for (c = 0; c < 4; c++) {
+				if (c != 0 && c != 1 && !(lm[g] == "4" && c == 2) && !(lm[g] == "8" && c == 3)) continue
+				ran = ""; at = "?"
+				nsw = split(sw[c], e, " ")
+				for (j = 1; j <= nsw; j++) {
+					split(e[j], kv, "=")
+					if (kv[1] + 0 <= st[g]) at = kv[2]
+					else if (kv[1] + 0 < lt[g]) ran = ran " +" int((kv[1] - st[g]) * 1000) ":" kv[2]
+				}
+				printf "# trace: %s: gp %s: cpu %d ran %s at the start, then%s\n", label, g, c, at, substr(ran == "" ? " nothing else" : ran, 1, 200)
+			}
 		}
 	}' "$TR/trace"
 }

@@ -5,7 +5,9 @@
 # rcutree.nohz_qs_study switches them at runtime), on the same loops: a
 # kthread and a system call (finit_module() of the loading process)
 # spinning on ndelay(1000) on nohz_full CPU $nz, synchronize_rcu() timed
-# from CPU 0 every 5 ms, settings rotated round by round:
+# from CPU 0 every 5 ms, settings rotated round by round; and, for the
+# cost where nohz_full is meant to help, user space making short system
+# calls on CPU $nz (dd, one byte at a time: run_user):
 #
 #   default  upstream: jiffies_till_sched_qs auto, nothing asked
 #   a        2/5 as first posted (nohz_qs_study=1, jiffies_till_nohz_qs=1)
@@ -75,11 +77,41 @@ run() {	# run KEY ARGS...
 	lpms[$key]+=" $((r_loops * 1000 / r_us))"
 }
 
+# run_user KEY: the load nohz_full is for, user space making short system
+# calls: dd copying one byte at a time from /dev/zero to /dev/null on CPU
+# $nz while CPU 0 times synchronize_rcu() (rcuqs_loop idle=1, no kernel
+# loop). Its rate, system calls per ms, stands in for the loop's.
+run_user() {
+	local key=$1 i0 s0 i1 s1 out=/tmp/study-dd.out ddpid rate
+	i0=$(cpu_total /proc/interrupts "$nz") s0=$(cpu_total /proc/softirqs "$nz")
+	taskset -c "$nz" dd if=/dev/zero of=/dev/null bs=1 2>$out &
+	ddpid=$!
+	loop ms=$MS $gp cpu=1 idle=1
+	local ok=$?
+	i1=$(cpu_total /proc/interrupts "$nz") s1=$(cpu_total /proc/softirqs "$nz")
+	kill -USR1 $ddpid
+	sleep 0.2
+	kill $ddpid
+	wait $ddpid
+	[ $ok = 0 ] || return
+	[ "$r_gps" -ge 5 ] || nok "$key: only $r_gps synchronize_rcu() calls timed"
+	# dd's SIGUSR1 line, "N bytes (...) copied, T s, ...": 2N system calls in T s.
+	rate=$(awk '/ bytes .* copied, / { for (i = 1; i < NF; i++) if ($i == "copied,") t = $(i + 1); b = $1 }
+		END { if (t > 0) printf "%d", 2 * b / t / 1000 }' $out)
+	[ -n "$rate" ] || { nok "$key: dd gave no rate: $(cat $out)"; return; }
+	p50[$key]+=" $r_gp50" p99[$key]+=" $r_gp99"
+	irq[$key]+=" $(((i1 - i0) * 1000000 / r_us))"
+	sirq[$key]+=" $(((s1 - s0) * 1000000 / r_us))"
+	resch[$key]+=" 0"
+	lpms[$key]+=" $rate"
+}
+
 for ((r = 0; r < ROUNDS; r++)); do
 	for s in $(rotated $r $settings); do
 		apply "${s#*:}"
 		run "${s%%:*}" cpu=$nz delay_ns=1000
 		run "${s%%:*}/sys" cpu=$nz delay_ns=1000 sys=1
+		run_user "${s%%:*}/user"
 	done
 	apply 0,auto,0,0
 	run floor cpu=$nz idle=1
@@ -96,12 +128,13 @@ for key in "${!p50[@]}"; do
 	mresch[$key]=$(median ${resch[$key]}) mlpms[$key]=$(median ${lpms[$key]})
 done
 # The table: one line per setting and loop, medians over the rounds.
-echo "# study: setting loop p50_ms p99_ms irqs/s softirqs/s rescheds/s loops/ms"
-for key in floor default a b c d cd e f default/sys a/sys b/sys c/sys d/sys cd/sys e/sys f/sys; do
+echo "# study: setting loop p50_ms p99_ms irqs/s softirqs/s rescheds/s loops/ms(user:syscalls/ms)"
+for key in floor default a b c d cd e f default/sys a/sys b/sys c/sys d/sys cd/sys e/sys f/sys \
+	default/user a/user b/user c/user d/user cd/user e/user f/user; do
 	[ -n "${p50[$key]:-}" ] || continue
 	w=kthread
-	case $key in */sys) w=syscall ;; floor) w=none ;; esac
-	echo "# study: ${key%/sys} $w $(ms ${m50[$key]}) $(ms ${m99[$key]}) ${mirq[$key]} ${msirq[$key]} ${mresch[$key]} ${mlpms[$key]}"
+	case $key in */sys) w=syscall ;; */user) w=user ;; floor) w=none ;; esac
+	echo "# study: ${key%/*} $w $(ms ${m50[$key]}) $(ms ${m99[$key]}) ${mirq[$key]} ${msirq[$key]} ${mresch[$key]} ${mlpms[$key]}"
 	diag "  $key rounds: p50 ms$(for v in ${p50[$key]}; do printf ' %s' "$(ms $v)"; done)," \
 		"  p99 ms$(for v in ${p99[$key]}; do printf ' %s' "$(ms $v)"; done), irqs/s${irq[$key]}"
 done
