@@ -93,6 +93,12 @@ if cmdline_arg rcuqs.sockexit_trace >/dev/null; then
 		diag "trace: rcuqs.sockexit_trace=1 but no RCU tracepoints on this kernel (make -C kernel-patches kernel-tracing-6.12)"
 	fi
 fi
+# rcuqs.sockexit_timer_migration=0|1: kernel.timer_migration for the
+# boot, written here (a diagnostic of the late timers the trace shows).
+if tm=$(cmdline_arg rcuqs.sockexit_timer_migration); then
+	echo "$tm" >/proc/sys/kernel/timer_migration &&
+		diag "kernel.timer_migration=$(cat /proc/sys/kernel/timer_migration)"
+fi
 trace_start() {
 	[ $tracing = 1 ] || return 0
 	echo 0 >"$TR/tracing_on"
