@@ -102,7 +102,7 @@ run_user() {
 	p50[$key]+=" $r_gp50" p99[$key]+=" $r_gp99"
 	irq[$key]+=" $(((i1 - i0) * 1000000 / r_us))"
 	sirq[$key]+=" $(((s1 - s0) * 1000000 / r_us))"
-	resch[$key]+=" 0"
+	resch[$key]+=" 0"	# not counted for dd; printed as "-"
 	lpms[$key]+=" $rate"
 }
 
@@ -134,6 +134,8 @@ for key in floor default a b c d cd e f default/sys a/sys b/sys c/sys d/sys cd/s
 	[ -n "${p50[$key]:-}" ] || continue
 	w=kthread
 	case $key in */sys) w=syscall ;; */user) w=user ;; floor) w=none ;; esac
+	# dd's reschedules are not counted: "-" for the user rows.
+	[ $w = user ] && mresch[$key]=-
 	echo "# study: ${key%/*} $w $(ms ${m50[$key]}) $(ms ${m99[$key]}) ${mirq[$key]} ${msirq[$key]} ${mresch[$key]} ${mlpms[$key]}"
 	diag "  $key rounds: p50 ms$(for v in ${p50[$key]}; do printf ' %s' "$(ms $v)"; done)," \
 		"  p99 ms$(for v in ${p99[$key]}; do printf ' %s' "$(ms $v)"; done), irqs/s${irq[$key]}"
