@@ -131,8 +131,7 @@ for w in "" /sys; do
 done
 # Issue 16's goal, reported, not asserted (an absolute time):
 # p99 at most max(40 ms, 1.5x the floor's p99).
-goal=$((m99[floor] * 3 / 2))
-((goal < 40000)) && goal=40000
+goal=$(p99_goal "${m99[floor]}")
 diag "goal p99 <= $(ms $goal) ms: kthread loop $(ms ${m99[nohzqs1]:-0}) ms, system-call loop $(ms ${m99[nohzqs1/sys]:-0}) ms"
 k=nohzqs1/lock j=off/lock
 ratio_le "${m50[$k]}" "${m50[$j]}" 1 2 \

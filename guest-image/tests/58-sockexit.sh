@@ -78,10 +78,12 @@ window() {
 # rcuqs.sockexit_trace=1 on a kernel with RCU's tracepoints (make -C
 # kernel-patches kernel-tracing-6.12; make -C guest-image check-sockexit
 # SOCKEXIT_TRACE=1): each window with the exit is traced (rcu_grace_period,
-# rcu_quiescent_state_report, rcu_fqs) and summarised: for every grace
-# period of at least 40 ms, whose quiescent state came last (the mask of
-# the report that emptied the root's qsmask, or blocked readers), when,
-# and the FQS scan's kicks; "# trace:" lines. A diagnostic, not a test.
+# rcu_quiescent_state_report, rcu_fqs, sched_switch, timer_start and
+# timer_expire_entry) and summarised: for every grace period of at least
+# 40 ms, whose quiescent state came last (the mask of the report that
+# emptied the root's qsmask, or blocked readers), when, the FQS scans, the
+# grace-period kthread's timer and what the CPUs ran; "# trace:" lines.
+# A diagnostic, not a test.
 TR=/sys/kernel/tracing
 tracing=0
 if cmdline_arg rcuqs.sockexit_trace >/dev/null; then
@@ -153,7 +155,7 @@ trace_report() {	# trace_report LABEL
 		if (m[2] == "0" && $(i + 4) == "0") { lm[g] = m[1]; lt[g] = t; tk[g] = $(i + 7) }
 		next
 	}
-	$i == "rcu_fqs:" { fq[g, $(i + 3) " " $(i + 4)]++; fk[g] = fk[g] " " $(i + 3) ":" $(i + 4); next }
+	$i == "rcu_fqs:" { fk[g] = fk[g] " " $(i + 3) ":" $(i + 4); next }
 	END {
 		n = 0; long = 0
 		for (g in en) if (g in st) {
@@ -170,10 +172,6 @@ trace_report() {	# trace_report LABEL
 			g = gs[k]
 			who = (g in lm) ? "cpu mask " lm[g] " at +" int((lt[g] - st[g]) * 1000) " ms" (tk[g] == "1" ? " (readers blocked)" : "") : "no final report traced"
 			printf "# trace: %s: gp %s %d ms, last quiescent state %s; cpuqs (cpu@ms)%s; fqs (cpu:event)%s\n", label, g, dur[k], who, substr(cq[g], 1, 100), substr(fk[g], 1, 60)
-			# The tasks of the last CPU over the grace period: the one it ran
-			# at the start, then each one switched in before the report.
-			c = -1
-			if (lm[g] == "1") c = 0; else if (lm[g] == "2") c = 1; else if (lm[g] == "4") c = 2; else if (lm[g] == "8") c = 3
 			printf "# trace: %s: gp %s: its kthread waiting for the first FQS scan from +%s ms; %d FQS scans, the first at +%s ms\n", label, g, (g in fw) ? int((fw[g] - st[g]) * 1000) : "-", nf[g], (g in ff) ? int((ff[g] - st[g]) * 1000) : "-"
 			for (j = 1; j <= nts; j++) if (tst[j] >= fw[g]) break
 			if (j <= nts && tst[j] < en[g]) {
@@ -181,6 +179,9 @@ trace_report() {	# trace_report LABEL
 				for (k2 = 1; k2 <= nte; k2++) if (tet[k2] > tst[j] && tea[k2] == tad[j]) { x = "at +" int((tet[k2] - st[g]) * 1000) " ms on cpu " tec[k2]; break }
 				printf "# trace: %s: gp %s: the kthread armed its timer at +%d ms for %s jiffies on cpu %s; it expired %s\n", label, g, int((tst[j] - st[g]) * 1000), tto[j], tcp[j], x
 			}
+			# The tasks of the housekeeping CPUs and of the last CPU (mask
+			# 4 or 8) over the grace period: the one each ran at the start,
+			# then each one switched in before the report.
 			for (c = 0; c < 4; c++) {
 				if (c != 0 && c != 1 && !(lm[g] == "4" && c == 2) && !(lm[g] == "8" && c == 3)) continue
 				ran = ""; at = "?"

@@ -69,12 +69,18 @@ run() {	# run KEY ARGS...
 	i0=$(cpu_total /proc/interrupts "$nz") s0=$(cpu_total /proc/softirqs "$nz")
 	loop ms=$MS $gp "$@" || return
 	i1=$(cpu_total /proc/interrupts "$nz") s1=$(cpu_total /proc/softirqs "$nz")
-	[ "$r_gps" -ge 5 ] || nok "$key: only $r_gps synchronize_rcu() calls timed"
-	p50[$key]+=" $r_gp50" p99[$key]+=" $r_gp99"
-	irq[$key]+=" $(((i1 - i0) * 1000000 / r_us))"
-	sirq[$key]+=" $(((s1 - s0) * 1000000 / r_us))"
-	resch[$key]+=" $((r_nivcsw * 1000000 / r_us))"
-	lpms[$key]+=" $((r_loops * 1000 / r_us))"
+	tally "$key" "$((r_nivcsw * 1000000 / r_us))" "$((r_loops * 1000 / r_us))"
+}
+
+# tally KEY RESCHEDS RATE: one run's figures into the setting's lists:
+# the loop's p50 and p99, and the interrupts and softirqs a second on CPU
+# $nz between the caller's counts i0, s0 and i1, s1.
+tally() {
+	[ "$r_gps" -ge 5 ] || nok "$1: only $r_gps synchronize_rcu() calls timed"
+	p50[$1]+=" $r_gp50" p99[$1]+=" $r_gp99"
+	irq[$1]+=" $(((i1 - i0) * 1000000 / r_us))"
+	sirq[$1]+=" $(((s1 - s0) * 1000000 / r_us))"
+	resch[$1]+=" $2" lpms[$1]+=" $3"
 }
 
 # run_user KEY: the load nohz_full is for, user space making short system
@@ -94,16 +100,11 @@ run_user() {
 	kill $ddpid
 	wait $ddpid
 	[ $ok = 0 ] || return
-	[ "$r_gps" -ge 5 ] || nok "$key: only $r_gps synchronize_rcu() calls timed"
 	# dd's SIGUSR1 line, "N bytes (...) copied, T s, ...": 2N system calls in T s.
 	rate=$(awk '/ bytes .* copied, / { for (i = 1; i < NF; i++) if ($i == "copied,") t = $(i + 1); b = $1 }
 		END { if (t > 0) printf "%d", 2 * b / t / 1000 }' $out)
 	[ -n "$rate" ] || { nok "$key: dd gave no rate: $(cat $out)"; return; }
-	p50[$key]+=" $r_gp50" p99[$key]+=" $r_gp99"
-	irq[$key]+=" $(((i1 - i0) * 1000000 / r_us))"
-	sirq[$key]+=" $(((s1 - s0) * 1000000 / r_us))"
-	resch[$key]+=" 0"	# not counted for dd; printed as "-"
-	lpms[$key]+=" $rate"
+	tally "$key" 0 "$rate"	# dd's reschedules are not counted: printed as "-"
 }
 
 for ((r = 0; r < ROUNDS; r++)); do
@@ -141,8 +142,7 @@ for key in floor default a b c d cd e f default/sys a/sys b/sys c/sys d/sys cd/s
 		"  p99 ms$(for v in ${p99[$key]}; do printf ' %s' "$(ms $v)"; done), irqs/s${irq[$key]}"
 done
 
-goal=$((m99[floor] * 3 / 2))
-((goal < 40000)) && goal=40000
+goal=$(p99_goal "${m99[floor]}")
 for w in "" /sys; do
 	what="kthread loop"
 	[ -n "$w" ] && what="system-call loop"

@@ -300,6 +300,14 @@ rotated() {
 	done
 }
 
+# p99_goal FLOOR_P99: issue 16's goal for a looping nohz_full CPU's p99,
+# max(40 ms, 1.5x the no-loop floor's p99), in us (46-nohz-qs, 66-study).
+p99_goal() {
+	local g=$(($1 * 3 / 2))
+	((g < 40000)) && g=40000
+	echo $g
+}
+
 # ratio_le A B NUM DEN DESC: ok when A * DEN <= B * NUM (A, in us, at
 # most NUM/DEN of B): the effect tests' same-boot comparisons.
 ratio_le() {
