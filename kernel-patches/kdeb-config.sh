@@ -80,7 +80,7 @@ fi
 
 mkdir -p "$obj"
 rm -f "$obj/.rcuqs-kconfig"
-km() { make -s -C "$SRC" O="$obj" ARCH=x86_64 LOCALVERSION= "$@"; }
+km() { make -s --no-print-directory -C "$SRC" O="$obj" ARCH=x86_64 LOCALVERSION= "$@"; }
 if [ "$lean" = 1 ]; then
 	km tinyconfig
 	(cd "$obj" && KCONFIG_CONFIG=.config "$SRC/scripts/kconfig/merge_config.sh" \
