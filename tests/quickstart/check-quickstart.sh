@@ -21,7 +21,9 @@
 #    KCONFIG= the VM's lean configuration (vm-config.sh: tinyconfig +
 #    common.config + preempt-dynamic.config + vm.config; a /boot/config of
 #    Debian's full one takes hours here) in place of the README's
-#    KCONFIG=/boot/config-$(uname -r), and "make deb" as written. Every other
+#    KCONFIG=/boot/config-$(uname -r), or QS_KCONFIG= a configuration of
+#    your own (Debian's full one: its build is incremental in $BUILD, so
+#    set BUILD to where it was built), and "make deb" as written. Every other
 #    line runs in the VM, as written, from /root/rcuqs, each "reboot" ending
 #    a boot (vm/step.sh).
 # 2. What the build lines left in $BUILD goes into the image at the same
@@ -45,6 +47,8 @@ top=$(cd "$here/../.." && pwd)
 : "${RESULTS:=$BUILD/results}"
 : "${JOBS:=2}"
 : "${QS_BOOT_TIMEOUT:=900}"
+: "${QS_KCONFIG:=}"
+case $QS_KCONFIG in '' | /*) ;; *) QS_KCONFIG=$(pwd)/$QS_KCONFIG ;; esac
 export BUILD RESULTS
 suite=${1:-bookworm}
 # dist: the Debian release of the image.
@@ -198,9 +202,18 @@ while read -r hcmd; do
 	"make kernel-deb"*)
 		args=$(printf '%s\n' "${hcmd#make kernel-deb}" |
 			sed -e 's/KCONFIG=[^ $]*\$([^)]*)[^ ]*//' -e 's/KCONFIG=[^ ]*//' -e 's/  */ /g' -e 's/ $//')
-		msg=$("$here/vm-config.sh" "$config" "$kernel" 2>&1) ||
-			die "host: the VM's kernel configuration (vm-config.sh)" "$msg"
-		ok "host: the VM's kernel configuration $config (tinyconfig + common + preempt-dynamic + vm.config, checked)"
+		if [ -n "$QS_KCONFIG" ]; then
+			config=$QS_KCONFIG
+			if [ -f "$config" ] && grep -q '^CONFIG_' "$config" 2>/dev/null; then
+				ok "host: the kernel configuration QS_KCONFIG=$config"
+			else
+				die "host: QS_KCONFIG=$config: not a readable kernel .config (a regular file with CONFIG_ lines)"
+			fi
+		else
+			msg=$("$here/vm-config.sh" "$config" "$kernel" 2>&1) ||
+				die "host: the VM's kernel configuration (vm-config.sh)" "$msg"
+			ok "host: the VM's kernel configuration $config (tinyconfig + common + preempt-dynamic + vm.config, checked)"
+		fi
 		t=$(date +%s)
 		# shellcheck disable=SC2086
 		if make -C "$top" kernel-deb $args KCONFIG="$config" JOBS="$JOBS" >"$logs/00-make-kernel-deb.log" 2>&1; then
