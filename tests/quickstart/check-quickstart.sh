@@ -312,10 +312,21 @@ msg=$("$here/image.sh" disk "$dist" "$qdir/$dist-root.tar" "$disk" "$stage" "$wo
 echo "$msg" >"$logs/00-image.log"
 ok "image: $disk ($(($(date +%s) - t)) s)"
 
-qemu() { # LOG [QEMU ARGS]: one boot, bounded; its status
+# qemu LOG [QEMU ARGS]: one boot, bounded; its status, 125 when the
+# console showed an Oops, a panic or a BUG (watch-console.sh ended the VM
+# at once; the line is in $work/badness).
+# Single-threaded TCG, as guest-image/run-guest.sh: QEMU's default for an
+# x86-64 guest on an x86-64 host is multi-threaded TCG, where a static
+# key switched while another vCPU runs the patched site traps on a stale
+# int3 (guest-image/tests/35-keyflip.sh), and rcuqs-ctl set-profile
+# latency and off switch the 6.1/6.12 limit's key: the Debian 13 suite
+# died so at "rcuqs-ctl off" (tests/quickstart/README).
+QS_ACCEL=${QS_ACCEL:-tcg,thread=single}
+qemu() {
 	qlog=$1
 	shift
-	timeout "$QS_BOOT_TIMEOUT" qemu-system-x86_64 -accel tcg -m 2048 -smp 2 \
+	"$here/watch-console.sh" "$qlog" "$work/badness" \
+		timeout "$QS_BOOT_TIMEOUT" qemu-system-x86_64 -accel "$QS_ACCEL" -m 2048 -smp 2 \
 		-drive "file=$disk,format=raw,if=virtio" -nic none \
 		-display none -monitor none -serial "file:$qlog" -no-reboot "$@" </dev/null >"$work/qemu.out" 2>&1
 }
@@ -327,6 +338,7 @@ qemu "$work/setup.log" -kernel "$work/kernel/vmlinuz" -initrd "$work/kernel/init
 	-append "root=UUID=$(cat "$work/kernel/root-uuid") ro console=ttyS0,115200" || rc=$?
 tr -d '\r' <"$work/setup.log" >"$logs/00-grub-install.log"
 src=$(sed -n 's/^QS-SETUP-RC: //p' "$logs/00-grub-install.log")
+[ "$rc" != 125 ] || die "image: the first boot's kernel died: $(cat "$work/badness")" "$(tail -30 "$logs/00-grub-install.log")"
 if [ "$rc" = 0 ] && [ "$src" = 0 ]; then
 	ok "image: GRUB installed in the MBR by the first boot (grub-install /dev/vda, update-grub; $(($(date +%s) - t)) s)"
 else
@@ -358,6 +370,10 @@ while [ "$b" -lt "$maxboots" ]; do
 	out=$logs/$(printf %02d "$b")-$slug.log
 	mv "$log.txt" "$out"
 	rm -f "$log"
+	if [ "$rc" = 125 ]; then
+		not_ok "boot $b: the kernel died, its console says: $(cat "$work/badness") (VM ended at once)" "$(grep -a -B 5 -A 25 -F "$(cat "$work/badness")" "$out" | head -40)"
+		break
+	fi
 	if [ "$rc" = 124 ]; then
 		not_ok "boot $b: QEMU ended within ${QS_BOOT_TIMEOUT} s" "$(tail -30 "$out")"
 		break
