@@ -34,7 +34,8 @@
  * the loop: a long system call (finit_module()) that user space drives,
  * not a kthread.
  * delay_ns=D spins D ns (ndelay()) before every call: the CPU-bound
- * kernel work between two cond_resched() calls.
+ * kernel work between two cond_resched() calls. Each pass also runs one
+ * cpu_relax() (PAUSE), see loop_pause().
  *
  * gp_load=1 runs synchronize_rcu() in a second kthread meanwhile, so
  * grace periods must wait for the looping CPU: back to back, or U us
@@ -223,6 +224,31 @@ static bool loop_ends(ktime_t start)
 	return READ_ONCE(gps) >= min_gps || ran >= 10LL * ms;
 }
 
+/*
+ * One PAUSE per pass of the loop, whatever ndelay() did. ndelay() waits
+ * in delay_tsc(), which PAUSEs between its TSC reads, for as many cycles
+ * as the CPU's own loops_per_jiffy says. Under QEMU TCG, 6.1 calibrates
+ * each secondary CPU itself (qemu64 has no constant_tsc, so
+ * calibrate_delay_is_known() does not reuse CPU 0's value),
+ * calibrate_delay_direct() fails there and the fallback leaves some CPUs
+ * at a fraction of CPU 0's figure, different each boot (BogoMIPS in
+ * /proc/cpuinfo: 5192 on CPU 0, 3.41 on CPU 2 in one boot): ndelay(1000)
+ * then returns before its first PAUSE. Single-threaded TCG runs the vCPUs
+ * in turn and leaves one only on PAUSE, HLT, I/O or its 100 ms kick, so a
+ * loop without a PAUSE keeps every other vCPU, the grace-period kthread's
+ * and the synchronize_rcu() timer's, off for up to 100 ms at a time. With
+ * the limit on, that made grace periods of 100-200 ms in about one make
+ * demo in three on 6.1 (issue 40): whenever the looping CPU's report was
+ * not the last one of a grace period, no wake-up IPI left its vCPU and
+ * the grace-period kthread waited for the kick, twice per grace period.
+ * Real CPUs run side by side; the PAUSE gives the emulator that, as a
+ * correctly calibrated delay_tsc() does.
+ */
+static inline void loop_pause(void)
+{
+	cpu_relax();
+}
+
 static void run_loop(void)
 {
 	ktime_t start = loop_start = ktime_get();
@@ -260,6 +286,8 @@ static void run_loop(void)
 		} else if (delay_ns) {
 			ndelay(delay_ns);
 		}
+		if (delay_ns)
+			loop_pause();
 		if (spin || nopreempt_us)
 			cpu_relax();
 		else if (lock)
