@@ -5,7 +5,9 @@
 #
 # Boots: 'cmdline' (both tunables on the kernel command line, CPUs 2-3
 # nohz_full, user space on CPUs 0-1), 'main' (no tunables given, no
-# recorded profile; all runtime tests, rcuqs-ctl at work), 'active' (latency recorded as the active
+# recorded profile; all runtime tests, rcuqs-ctl at work), 'demo-rounds'
+# (make demo's profile sequence eight times beside the floor, nohz_full=2-3
+# lpj=1; 47-demo-rounds.sh), 'active' (latency recorded as the active
 # profile: rcuqs.service applies it at boot; on dynamic-6.12 under
 # preempt=full, CPUs 2-3 nohz_full, user space on CPUs 0-1), 'bootargs-latency' and
 # 'bootargs-throughput' (the command line is what "rcuqs-ctl boot-args P"
@@ -97,6 +99,11 @@ HOUSEKEEPING="nohz_full=2-3 systemd.cpu_affinity=0-1"
 boot cmdline rcutree.jiffies_till_sched_qs=0 rcutree.jiffies_till_sched_qs=auto \
 	rcutree.jiffies_till_sched_qs=17 rcutree.cond_resched_qs_limit=4096 $HOUSEKEEPING
 boot main
+# make demo's sequence, eight rounds beside the floor (47-demo-rounds),
+# booted as make demo boots (nohz_full=2-3, user space anywhere), with
+# lpj=1: every CPU's ndelay() ends before its first PAUSE, the delay
+# calibration under which 6.1's demo missed the floor (issue 40).
+boot demo-rounds nohz_full=2-3 lpj=1
 # On 6.12, 'active' runs under preempt=full, where latency's limit cannot
 # act (59-preempt-full), with CPUs 2-3 nohz_full for its loop.
 active_args=
