@@ -319,6 +319,16 @@ static int check_set_profile(struct rcuqs_ctx *ctx, const struct profile *p, con
 	n = profile_changes(ctx, p, orig, c, gone, &ngone);
 	if ((r = changes_read(ctx, c, n)) < 0)
 		return r;
+	/*
+	 * A value the kernel adjusted when it was last written (ADJUSTED_FILE:
+	 * jiffies_till_first_fqs above HZ is stored as HZ) would be adjusted
+	 * the same way again: writing it leaves what reads now, as a real
+	 * set-profile and verify find.
+	 */
+	for (size_t i = 0; i < n; i++)
+		if (!c[i].now[0] && strcmp(c[i].old, c[i].value) != 0 &&
+		    adjusted_match(ctx, c[i].t, c[i].value, c[i].old))
+			snprintf(c[i].now, sizeof(c[i].now), "%s", c[i].old);
 	changed = set_profile_changed(from, p, c, n, b);
 	report_set_profile(ctx, p, c, n, gone, ngone, b, changed);
 	return changed;

@@ -374,6 +374,22 @@ static void test_verify_after_clamp(void **state)
 	capture_end();
 	assert_int_equal(r, EXIT_OK);
 
+	/*
+	 * set-profile --check of the same profile: nothing would change (the
+	 * kernel would store 250 for 1000 again), exit 0, as Ansible's check
+	 * mode needs to settle; it used to count the asked 1000 against the
+	 * 250 that reads and exit 5 on every run.
+	 */
+	{
+		char *check[] = { "set-profile", "--check", "hz", NULL };
+
+		capture_begin();
+		r = cmd_set_profile.fn(&unit_ctx, 3, check);
+		capture_end();
+		unit_ctx.dry_run = false;
+		assert_int_equal(r, EXIT_OK);
+	}
+
 	/* Without the record, 250 for 1000 is drift. */
 	snprintf(path, sizeof(path), "%s/run/rcuqs.adjusted", unit_root);
 	assert_int_equal(unlink(path), 0);
