@@ -20,15 +20,6 @@
 #include "sysfs.h"
 #include "util.h"
 
-/*
- * A value as a profile spells it: a kernel without the rcuqs patches shows
- * jiffies_till_sched_qs's "auto" as the ULONG_MAX it stands for.
- */
-static const char *profile_spelling(const struct tunable *t, const char *v)
-{
-	return t->type == TT_AUTO_ULONG && strcmp(v, "18446744073709551615") == 0 ? "auto" : v;
-}
-
 /* Root, kernel support and the lock, in that order; returns the lock fd. */
 static int prepare_write(const struct rcuqs_ctx *ctx, const char *what)
 {
@@ -361,9 +352,9 @@ static int stage_originals(const struct rcuqs_ctx *ctx, const struct profile *p,
 		if (sysfs_exists(ctx, t->sysfs)) {
 			if ((r = changes_read(ctx, &c[n], 1)) < 0)
 				return r;
-			if (profile_spelling(t, c[n].old) != c[n].old)	/* "auto" */
+			if (tunable_spelling(t, c[n].old) != c[n].old)	/* "auto" */
 				snprintf(c[n].old, sizeof(c[n].old), "%s",
-					 profile_spelling(t, c[n].old));
+					 tunable_spelling(t, c[n].old));
 		} else if (t->dflt) {
 			snprintf(c[n].old, sizeof(c[n].old), "%s", t->dflt);
 		} else {
@@ -699,7 +690,7 @@ out:
 /* Whether a read-only parameter already has its value before rcuqs. */
 static bool same_value(const struct tunable *t, const char *now, const char *orig)
 {
-	return strcmp(profile_spelling(t, now), orig) == 0;
+	return strcmp(tunable_spelling(t, now), orig) == 0;
 }
 
 /* What off did (or, with nothing recorded, that there was nothing to do). */

@@ -39,7 +39,7 @@ const char *expected_value(const struct rcuqs_ctx *ctx, const struct profile *p,
 bool tunable_drifts(const struct rcuqs_ctx *ctx, size_t i, const char *want, bool have,
 		    const char *val)
 {
-	return want && (!have || (strcmp(val, want) != 0 &&
+	return want && (!have || (strcmp(tunable_spelling(&tunables[i], val), want) != 0 &&
 				   !adjusted_match(ctx, &tunables[i], want, val)));
 }
 

@@ -77,6 +77,11 @@ const struct tunable tunables[N_TUNABLES] = {
 	},
 };
 
+const char *tunable_spelling(const struct tunable *t, const char *v)
+{
+	return t->type == TT_AUTO_ULONG && strcmp(v, "18446744073709551615") == 0 ? "auto" : v;
+}
+
 const struct tunable *tunable_find(const char *name)
 {
 	for (size_t i = 0; i < N_TUNABLES; i++)

@@ -52,6 +52,11 @@ static inline size_t tunable_index(const struct tunable *t)
 	return (size_t)(t - tunables);
 }
 
+/*
+ * A value as a profile spells it: a kernel without the rcuqs patches shows
+ * jiffies_till_sched_qs's "auto" as the ULONG_MAX it stands for.
+ */
+const char *tunable_spelling(const struct tunable *t, const char *v);
 /* Lookup by exact name; NULL when unknown. */
 const struct tunable *tunable_find(const char *name);
 /* A name that must be refused outright: contains '/', "..", or is empty. */
