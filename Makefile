@@ -22,7 +22,7 @@
 #   make kernel-deb [KERNEL=6.1|6.12|7.3] [KCONFIG=/boot/config-$(uname -r)]
 #                  [KSIGN_KEY=key.pem KSIGN_CERT=cert.pem]
 #                  the patched kernel as linux-image/linux-headers packages
-#                  for a real machine (README: "The patched kernel on a
+#                  for a real machine (doc/install.md: "The patched kernel on a
 #                  Debian machine"), signed for Secure Boot when asked;
 #                  not part of make check
 #   make refresh KERNEL=6.1|6.12|7.3
