@@ -7,8 +7,8 @@
 #   rcuqs-kernel trial [RELEASE]   the next boot only boots RELEASE (the
 #                                  newest installed rcuqs kernel by default)
 #   rcuqs-kernel commit            on the rcuqs kernel: make it the default
-#   rcuqs-kernel abort             forget the trial
-#   rcuqs-kernel status            Secure Boot, GRUB's default and next boot
+#   rcuqs-kernel abort             reject the kernel on trial
+#   rcuqs-kernel status            Secure Boot, the trial, what GRUB boots
 #
 # Why: installing a kernel package runs update-grub, and GRUB boots the
 # release that sorts highest (6.1.192-rcuqs2 above Debian's 6.1.0-N) by
@@ -18,27 +18,45 @@
 # GRUB_DEFAULT=saved): the next boot runs the rcuqs kernel, every later one
 # the kernel running now, until "commit".
 #
+# The promise: GRUB's default (what every boot without a one-shot entry
+# runs) is only ever a kernel that was running when trial, commit or abort
+# ran. Where the administrator's GRUB_DEFAULT would boot another kernel
+# (the one just rejected, or an untried newer one after a rollback), the
+# drop-in stays with the kept kernel saved as the default, and the command
+# says so. Every change is checked against what update-grub wrote
+# (grub.cfg's default and the entry grubenv names); when GRUB would boot
+# something else, the drop-in, grubenv and grub.cfg go back to what they
+# were.
+#
 # Files: /etc/default/grub.d/rcuqs-trial.cfg (GRUB_DEFAULT=saved, written
-# by trial only when the administrator's GRUB_DEFAULT is another value,
-# removed by commit and abort: the administrator's /etc/default/grub is
-# never edited), /boot/grub/grub.cfg (read), /boot/grub/grubenv (through
-# grub-set-default and grub-reboot).
+# only when the administrator's GRUB_DEFAULT is another value: the
+# administrator's /etc/default/grub is never edited), /boot/grub/grub.cfg
+# (read), /boot/grub/grubenv (through grub-set-default, grub-reboot and
+# grub-editenv), /var/lib/rcuqs/kernel/{trial,committed,rejected} (the
+# release on trial, the last one committed, the ones rejected by abort).
 # Exit codes: 0 done, 1 refused or failed (nothing changed), 2 usage.
-# RCUQS_ROOT (a prefix for /boot, /etc, /sys) and RCUQS_UNAME (the running
-# release) are for tests.
+# RCUQS_ROOT (a prefix for /boot, /etc, /sys, /var) and RCUQS_UNAME (the
+# running release) are for tests.
 set -eu
 
 root=${RCUQS_ROOT:-}
 boot=$root/boot
 grubcfg=$boot/grub/grub.cfg
+grubenv=$boot/grub/grubenv
 dropin_dir=$root/etc/default/grub.d
 dropin=$dropin_dir/rcuqs-trial.cfg
+state=$root/var/lib/rcuqs/kernel
 running=${RCUQS_UNAME:-$(uname -r)}
 prog=rcuqs-kernel
+backup=""
+settled_other=""
 
-die() { echo "$prog: $*" >&2; exit 1; }
+die() {
+	echo "$prog: $*" >&2
+	exit 1
+}
 usage() {
-	cat <<EOF
+	cat <<USAGE
 Usage: $prog trial [RELEASE]
        $prog commit
        $prog abort
@@ -50,20 +68,37 @@ GRUB's default.
   trial [RELEASE]  check Secure Boot, keep the running kernel GRUB's
                    default and boot RELEASE (the newest installed rcuqs
                    kernel if not given) at the next boot only
-  commit           on the rcuqs kernel, once it works: make GRUB boot
-                   rcuqs kernels by default again
-  abort            forget a trial; the administrator's GRUB_DEFAULT again
-  status           Secure Boot state, GRUB's default and next boot
+  commit           on the rcuqs kernel, once it works: make it GRUB's
+                   default
+  abort            reject the kernel on trial: cancel its one-shot boot
+                   and keep the running (or last good) kernel the default
+  status           Secure Boot, the trial, and what GRUB boots next and
+                   after
 
 See rcuqs-kernel(8).
-EOF
+USAGE
 }
 
-# The newest installed rcuqs kernel, as GRUB sorts (sort -V).
-newest_rcuqs() {
+# The installed rcuqs kernels, oldest first as GRUB sorts them (sort -V);
+# lean test kernels (tinyconfig) never boot a real machine: left out.
+rcuqs_kernels() {
 	for f in "$boot"/vmlinuz-*rcuqs*; do
 		[ -f "$f" ] && echo "${f##*/vmlinuz-}"
-	done | grep -v '\.\(old\|bak\|dpkg-.*\)$' | LC_ALL=C sort -V | tail -n 1
+	done | grep -v -e '\.\(old\|bak\|dpkg-.*\)$' -e '-lean$' | LC_ALL=C sort -V
+}
+newest_rcuqs() { rcuqs_kernels | tail -n 1; }
+
+# State records in /var/lib/rcuqs/kernel: a release a line.
+st_get() { if [ -f "$state/$1" ]; then sed -n '1p' "$state/$1"; fi; }
+st_put() {
+	mkdir -p "$state"
+	printf '%s\n' "$2" >"$state/$1.tmp" && mv "$state/$1.tmp" "$state/$1"
+}
+rejected() { [ -f "$state/rejected" ] && grep -qxF -- "$1" "$state/rejected"; }
+unreject() {
+	rejected "$1" || return 0
+	grep -vxF -- "$1" "$state/rejected" >"$state/rejected.tmp" || :
+	mv "$state/rejected.tmp" "$state/rejected"
 }
 
 # Secure Boot: "enabled", "disabled" or "none" (BIOS or no EFI variables).
@@ -95,18 +130,92 @@ signed() {
 }
 
 # GRUB_DEFAULT as grub-mkconfig sees it: /etc/default/grub, then
-# /etc/default/grub.d/*.cfg in order; "0" when unset.
+# /etc/default/grub.d/*.cfg in order; "0" when unset. admin_default: the
+# same without rcuqs's drop-in, the administrator's own value.
 grub_default() {
 	(
 		GRUB_DEFAULT=0
 		# shellcheck disable=SC1090,SC1091
 		[ -f "$root/etc/default/grub" ] && . "$root/etc/default/grub"
 		for f in "$dropin_dir"/*.cfg; do
+			[ -f "$f" ] || continue
+			[ "${1:-}" != admin ] || [ "$f" != "$dropin" ] || continue
 			# shellcheck disable=SC1090
-			[ -f "$f" ] && . "$f"
+			. "$f"
 		done
 		echo "$GRUB_DEFAULT"
 	)
+}
+admin_default() { grub_default admin; }
+# overriders: the drop-ins read after rcuqs's that set GRUB_DEFAULT.
+overriders() {
+	after=""
+	for f in "$dropin_dir"/*.cfg; do
+		if [ "$f" = "$dropin" ]; then
+			after=1
+		elif [ -n "$after" ] && [ -f "$f" ] &&
+			grep -q '^[[:space:]]*\(export[[:space:]]\{1,\}\)\{0,1\}GRUB_DEFAULT=' "$f"; then
+			printf '%s ' "$f"
+		fi
+	done
+}
+
+# menu: grub.cfg's menu entries, one a line: the index path (0, 2>3), the
+# id path, the title path and the release the entry's "linux" line boots
+# (empty for entries that boot no vmlinuz-*), tab-separated. The top level
+# and one submenu level, as Debian's 10_linux writes them.
+menu() {
+	[ -r "$grubcfg" ] || die "$grubcfg is missing: is GRUB this machine's boot loader?"
+	awk -v q="'" '
+	function title(line,    s) {
+		s = line; sub(/^[[:space:]]*(menuentry|submenu)[[:space:]]+/, "", s)
+		if (substr(s, 1, 1) == q) { s = substr(s, 2); sub(q ".*", "", s); return s }
+		if (substr(s, 1, 1) == "\"") { s = substr(s, 2); sub(/".*/, "", s); return s }
+		sub(/[[:space:]].*/, "", s); return s
+	}
+	function id(line,    s) {
+		if (!match(line, "[$]menuentry_id_option[[:space:]]+" q "[^" q "]*" q)) return ""
+		s = substr(line, RSTART, RLENGTH); sub("^[^" q "]*" q, "", s); sub(q "$", "", s); return s
+	}
+	BEGIN { depth = 0; top = -1; sub_depth = -1; cur = "" }
+	/^[[:space:]]*(menuentry|submenu)[[:space:]]/ {
+		kind = $1; path = ""
+		if (depth == 0) { top++; path = top; ids = id($0); titles = title($0) }
+		else if (sub_depth >= 0 && depth == sub_depth + 1) {
+			child++; path = top ">" child; ids = sub_id ">" id($0); titles = sub_title ">" title($0)
+		}
+		if (kind == "submenu" && depth == 0) { sub_depth = 0; sub_id = ids; sub_title = titles; child = -1 }
+		else if (kind == "menuentry" && path != "") { cur = path "\t" ids "\t" titles; rel = ""; entry_depth = depth + 1 }
+		if ($0 ~ /[{][[:space:]]*$/) depth++
+		next
+	}
+	cur != "" && /^[[:space:]]*linux(efi|16)?[[:space:]]/ {
+		if (match($2, /vmlinuz-[^[:space:]]+$/)) rel = substr($2, RSTART + 8)
+	}
+	/[{][[:space:]]*$/ { depth++ }
+	/^[[:space:]]*[}][[:space:]]*$/ {
+		depth--
+		if (cur != "" && depth < entry_depth) { print cur "\t" rel; cur = "" }
+		if (sub_depth >= 0 && depth == sub_depth) sub_depth = -1
+	}' "$grubcfg"
+}
+
+# release_of SPEC: the release GRUB boots for the entry SPEC (GRUB's
+# syntax: an index, an id or a title, ">" between submenu and entry); an
+# entry that does not exist boots the first one, as GRUB does.
+release_of() {
+	menu | awk -F'\t' -v spec="$1" '
+	function pick(    n, s, a, b, c, i) {
+		n = split(spec, s, ">")
+		if (n != split($1, a, ">")) return 0
+		split($2, b, ">"); split($3, c, ">")
+		for (i = 1; i <= n; i++)
+			if (s[i] != a[i] && s[i] != b[i] && s[i] != c[i]) return 0
+		return 1
+	}
+	NR == 1 { first = $4 }
+	!found && pick() { print $4; found = 1 }
+	END { if (!found) print first }'
 }
 
 # entry RELEASE: GRUB's id of the menu entry that boots RELEASE, as
@@ -116,44 +225,132 @@ grub_default() {
 # mode, which is never chosen); titles change with GRUB_DISTRIBUTOR and
 # translations, ids do not.
 entry() {
-	[ -r "$grubcfg" ] || die "$grubcfg is missing: is GRUB this machine's boot loader?"
-	awk -v rel="$1" '
-	function id(line) {
-		if (match(line, /\$menuentry_id_option '"'"'[^'"'"']*'"'"'/)) {
-			s = substr(line, RSTART, RLENGTH); sub(/^[^'"'"']*'"'"'/, "", s); sub(/'"'"'$/, "", s); return s
-		}
-		return ""
-	}
-	/^[[:space:]]*submenu / { sub_id = id($0); depth = 1; next }
-	sub_id != "" && /\{[[:space:]]*$/ { depth++ }
-	sub_id != "" && /^[[:space:]]*\}[[:space:]]*$/ { if (--depth == 0) sub_id = "" }
-	/^[[:space:]]*menuentry / {
-		e = id($0)
-		if (index(e, "gnulinux-" rel "-advanced-") == 1 || e == "gnulinux-simple-" rel) {
-			print (sub_id != "" ? sub_id ">" : "") e; exit
-		}
-	}' "$grubcfg"
+	menu | awk -F'\t' -v rel="$1" '
+	{ n = split($2, p, ">"); e = p[n] }
+	$4 == rel && (index(e, "gnulinux-" rel "-advanced-") == 1 || e == "gnulinux-simple-" rel) { print $2; exit }'
+}
+
+# env_get NAME: NAME's value in grubenv (NAME=VALUE lines).
+env_get() { if [ -f "$grubenv" ]; then sed -n "s/^$1=//p" "$grubenv" | tail -n 1; fi; }
+
+# cfg_default: grub.cfg's default when no one-shot entry is set, as
+# 00_header writes it ("${saved_entry}" for GRUB_DEFAULT=saved).
+cfg_default() {
+	# shellcheck disable=SC2016 # GRUB's variables, literally
+	sed -n 's/^[[:space:]]*set default="\(.*\)"[[:space:]]*$/\1/p' "$grubcfg" | grep -vxF '${next_entry}' | tail -n 1
+}
+# default_release: what every boot without a one-shot entry runs.
+default_release() {
+	d=$(cfg_default)
+	# shellcheck disable=SC2016
+	[ "$d" != '${saved_entry}' ] || d=$(env_get saved_entry)
+	release_of "${d:-0}"
+}
+# next_release: what the next boot runs.
+next_release() {
+	n=$(env_get next_entry)
+	if [ -n "$n" ]; then release_of "$n"; else default_release; fi
 }
 
 need_grub_tools() {
-	for t in update-grub grub-reboot grub-set-default; do
+	for t in update-grub grub-reboot grub-set-default grub-editenv; do
 		command -v "$t" >/dev/null 2>&1 || die "$t is missing: the trial boot needs GRUB (grub2-common)"
 	done
+}
+
+# save_grub, undo: the drop-in, grubenv and grub.cfg as they were, put
+# back when a step fails or GRUB would boot another kernel than it must;
+# undo ends with the message.
+save_grub() {
+	backup=$(mktemp -d)
+	for f in "$dropin" "$grubenv" "$grubcfg"; do
+		if [ -f "$f" ]; then cp -p "$f" "$backup/${f##*/}"; else : >"$backup/${f##*/}.absent"; fi
+	done
+}
+undo() {
+	for f in "$dropin" "$grubenv" "$grubcfg"; do
+		if [ -f "$backup/${f##*/}" ]; then
+			cp -p "$backup/${f##*/}" "$f.rcuqs-tmp" && mv "$f.rcuqs-tmp" "$f"
+		elif [ -f "$backup/${f##*/}.absent" ]; then
+			rm -f "$f"
+		fi
+	done
+	rm -rf "$backup"
+	die "$*"
+}
+done_grub() { rm -rf "$backup"; }
+
+write_dropin() {
+	mkdir -p "$dropin_dir"
+	printf '%s\n' "# Written by rcuqs-kernel: GRUB boots the saved entry (rcuqs-kernel status says which)." \
+		"GRUB_DEFAULT=saved" >"$dropin.tmp"
+	mv "$dropin.tmp" "$dropin"
+}
+
+# saved_in_force: update-grub made grub.cfg boot the saved entry; else
+# undo, naming the drop-ins that set GRUB_DEFAULT after rcuqs's.
+saved_in_force() {
+	# shellcheck disable=SC2016
+	[ "$(cfg_default)" = '${saved_entry}' ] && return 0
+	o=$(overriders)
+	undo "update-grub did not make GRUB boot the saved entry (grub.cfg's default is '$(cfg_default)')${o:+: ${o% } sets GRUB_DEFAULT after $dropin}; nothing changed"
+}
+
+# settle KEEP: GRUB's default boots KEEP from now on: by the
+# administrator's GRUB_DEFAULT where that boots KEEP (the drop-in goes),
+# else by GRUB_DEFAULT=saved with KEEP's entry saved (the drop-in stays or
+# comes; settled_other says what the administrator's value would boot).
+# Checked against what update-grub wrote.
+settle() {
+	e=$(entry "$1")
+	[ -n "$e" ] || undo "$grubcfg has no menu entry for $1; nothing changed"
+	a=$(admin_default)
+	settled_other=""
+	if [ "$a" = saved ]; then
+		rm -f "$dropin"
+		grub-set-default --boot-directory="$boot" "$e"
+	else
+		settled_other=$(release_of "$a")
+		if [ "$settled_other" = "$1" ]; then
+			settled_other=""
+			rm -f "$dropin"
+		else
+			grub-set-default --boot-directory="$boot" "$e"
+			write_dropin
+		fi
+	fi
+	update-grub >/dev/null 2>&1 || undo "update-grub failed; nothing changed"
+	[ -z "$settled_other" ] || saved_in_force
+	got=$(default_release)
+	[ "$got" = "$1" ] || undo "after update-grub, GRUB's default would boot ${got:-no kernel}, not $1; nothing changed"
 }
 
 verb=${1:-}
 [ $# -gt 0 ] && shift
 case $verb in
 trial)
-	[ $# -le 1 ] || { usage >&2; exit 2; }
-	rel=${1:-$(newest_rcuqs)}
-	[ -n "$rel" ] || die "no rcuqs kernel is installed in $boot (apt install the packages make kernel-deb built first)"
+	[ $# -le 1 ] || {
+		usage >&2
+		exit 2
+	}
+	rel=${1:-}
+	if [ -z "$rel" ]; then
+		rel=$(newest_rcuqs)
+		if [ -z "$rel" ]; then
+			for f in "$boot"/vmlinuz-*rcuqs*-lean; do
+				[ ! -f "$f" ] || die "${f##*/vmlinuz-} is a lean test kernel (tinyconfig): it does not boot a real machine, and no other rcuqs kernel is installed in $boot"
+			done
+			die "no rcuqs kernel is installed in $boot (apt install the packages make kernel-deb built first)"
+		fi
+		! rejected "$rel" ||
+			die "the newest rcuqs kernel $rel was rejected ($prog abort); to try it again, name it: $prog trial $rel"
+	fi
 	case $rel in
 	*rcuqs*) ;;
 	*) die "$rel is not an rcuqs kernel (its release has no 'rcuqs')" ;;
 	esac
 	case $rel in
-	*/* | .*) die "bad release '$rel'" ;;
+	*/* | .* | *[!A-Za-z0-9.+_~-]*) die "bad release '$rel'" ;;
 	esac
 	[ -f "$boot/vmlinuz-$rel" ] || die "$boot/vmlinuz-$rel is missing: is linux-image-$rel installed?"
 	[ "$rel" != "$running" ] || die "$rel is running already: nothing to try (rcuqs-kernel commit makes it the default)"
@@ -165,32 +362,37 @@ trial)
 		die "Secure Boot is on and vmlinuz-$rel is not signed: shim would refuse it. Build it with KSIGN_KEY=... KSIGN_CERT=... and enrol the certificate with mokutil --import (doc/install.md in the rcuqs sources: Secure Boot)"
 	fi
 	need_grub_tools
-	# The one-shot entry needs GRUB_DEFAULT=saved; the drop-in says so
-	# without touching the administrator's file.
-	if [ "$(grub_default)" != saved ]; then
-		mkdir -p "$dropin_dir"
-		printf '%s\n' "# Written by rcuqs-kernel trial; removed by rcuqs-kernel commit or abort." \
-			"GRUB_DEFAULT=saved" >"$dropin.tmp"
-		mv "$dropin.tmp" "$dropin"
-	fi
-	update-grub >/dev/null 2>&1 || { rm -f "$dropin"; die "update-grub failed; the trial is not set up"; }
 	now=$(entry "$running")
 	try=$(entry "$rel")
 	if [ -z "$now" ] || [ -z "$try" ]; then
 		missing=$rel
 		[ -n "$now" ] || missing="the running kernel $running"
-		rm -f "$dropin"
-		update-grub >/dev/null 2>&1 || :
 		die "$grubcfg has no menu entry for $missing: the trial is not set up"
 	fi
+	save_grub
+	# The one-shot entry needs GRUB_DEFAULT=saved; the drop-in says so
+	# without touching the administrator's file. The running kernel is
+	# saved before grub.cfg follows the saved entry.
 	grub-set-default --boot-directory="$boot" "$now"
+	[ "$(admin_default)" = saved ] || write_dropin
+	update-grub >/dev/null 2>&1 || undo "update-grub failed; the trial is not set up"
+	saved_in_force
 	grub-reboot --boot-directory="$boot" "$try"
+	n=$(next_release)
+	d=$(default_release)
+	{ [ "$n" = "$rel" ] && [ "$d" = "$running" ]; } ||
+		undo "after update-grub, GRUB would boot ${n:-no kernel} next and ${d:-no kernel} after, not $rel once and then $running; the trial is not set up"
+	done_grub
+	st_put trial "$rel"
 	echo "$prog: the next boot runs $rel once (Secure Boot: $sb); every later boot runs $running"
 	echo "$prog: reboot now; on $rel, check it (rcuqs-ctl status), then: $prog commit"
-	echo "$prog: if $rel does not come up, reset the machine: it boots $running again"
+	echo "$prog: if $rel does not come up, reset the machine: it boots $running again; there, $prog abort rejects $rel"
 	;;
 commit)
-	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	[ $# -eq 0 ] || {
+		usage >&2
+		exit 2
+	}
 	case $running in
 	*rcuqs*) ;;
 	*) die "the running kernel $running is not an rcuqs kernel: boot the rcuqs kernel on trial first ($prog trial)" ;;
@@ -202,34 +404,83 @@ commit)
 			die "rcuqs-ctl verify fails on $running (see its output); not committed"
 	fi
 	need_grub_tools
-	rm -f "$dropin"
-	update-grub >/dev/null 2>&1 || die "update-grub failed"
-	if [ "$(grub_default)" = saved ]; then
-		e=$(entry "$running")
-		[ -n "$e" ] || die "$grubcfg has no menu entry for $running"
-		grub-set-default --boot-directory="$boot" "$e"
+	save_grub
+	settle "$running"
+	done_grub
+	[ "$(st_get trial)" != "$running" ] || rm -f "$state/trial"
+	unreject "$running"
+	st_put committed "$running"
+	if [ -n "$settled_other" ]; then
+		echo "$prog: $running committed: GRUB boots it by default (its saved entry; $dropin stays)"
+		echo "$prog: the administrator's GRUB_DEFAULT=$(admin_default) would boot $settled_other, which is not committed: try it ($prog trial $settled_other) or remove it"
+	else
+		echo "$prog: $running committed: GRUB's default is the administrator's GRUB_DEFAULT=$(admin_default) again, and it boots $running"
 	fi
-	echo "$prog: $running committed: GRUB's default is the administrator's GRUB_DEFAULT=$(grub_default) again"
 	;;
 abort)
-	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	[ $# -eq 0 ] || {
+		usage >&2
+		exit 2
+	}
 	need_grub_tools
-	if [ -f "$dropin" ]; then
-		rm -f "$dropin"
-		update-grub >/dev/null 2>&1 || die "update-grub failed"
-		echo "$prog: trial forgotten: GRUB_DEFAULT=$(grub_default) again"
-	else
+	t=$(st_get trial)
+	next=$(env_get next_entry)
+	if [ -z "$t" ] && [ -z "$next" ] && [ ! -f "$dropin" ]; then
 		echo "$prog: no trial set up"
+		exit 0
+	fi
+	# The kernel to keep: the running one; on the kernel on trial, the
+	# default it was tried against.
+	keep=$running
+	if [ -n "$t" ] && [ "$t" = "$running" ]; then
+		keep=$(default_release)
+		[ "$keep" != "$running" ] || keep=$(st_get committed)
+		{ [ -n "$keep" ] && [ "$keep" != "$running" ]; } ||
+			die "$running is on trial and GRUB has no other default to go back to: boot the previous kernel from GRUB's menu and run $prog abort there"
+	fi
+	save_grub
+	[ -z "$next" ] || grub-editenv "$grubenv" unset next_entry
+	settle "$keep"
+	done_grub
+	cancelled=""
+	[ -z "$next" ] || cancelled="; its one-shot boot is cancelled"
+	if [ -n "$t" ]; then
+		rm -f "$state/trial"
+		rejected "$t" || printf '%s\n' "$t" >>"$state/rejected"
+		echo "$prog: $t rejected$cancelled: GRUB boots $keep by default"
+	else
+		echo "$prog: trial forgotten$cancelled: GRUB boots $keep by default"
+	fi
+	if [ -n "$settled_other" ]; then
+		echo "$prog: the administrator's GRUB_DEFAULT=$(admin_default) would boot $settled_other: $dropin stays (GRUB_DEFAULT=saved) until that kernel is removed (then run $prog abort again) or tried and committed"
+	else
+		echo "$prog: GRUB_DEFAULT is the administrator's again ($(admin_default))"
 	fi
 	;;
 status)
-	[ $# -eq 0 ] || { usage >&2; exit 2; }
+	[ $# -eq 0 ] || {
+		usage >&2
+		exit 2
+	}
 	echo "running: $running"
 	echo "newest rcuqs kernel: $(newest_rcuqs | grep . || echo none)"
 	echo "Secure Boot: $(sb_state)"
-	echo "GRUB_DEFAULT: $(grub_default)$([ -f "$dropin" ] && echo " (rcuqs-kernel trial)")"
-	if command -v grub-editenv >/dev/null 2>&1 && [ -f "$boot/grub/grubenv" ]; then
-		grub-editenv "$boot/grub/grubenv" list | sed -n 's/^next_entry=/next boot (once): /p; s/^saved_entry=/saved default: /p'
+	if [ -f "$dropin" ]; then
+		echo "GRUB_DEFAULT: $(grub_default) (rcuqs-kernel, $dropin; the administrator's: $(admin_default))"
+	else
+		echo "GRUB_DEFAULT: $(grub_default)"
+	fi
+	echo "on trial: $(st_get trial | grep . || echo none)"
+	echo "committed: $(st_get committed | grep . || echo none)"
+	if [ -s "$state/rejected" ]; then
+		echo "rejected: $(tr '\n' ' ' <"$state/rejected" | sed 's/ $//')"
+	else
+		echo "rejected: none"
+	fi
+	if [ -r "$grubcfg" ]; then
+		n=$(env_get next_entry)
+		[ -z "$n" ] || echo "next boot (once): $(release_of "$n") ($n)"
+		echo "default boot: $(default_release | grep . || echo unknown) (saved entry: $(env_get saved_entry | grep . || echo none))"
 	fi
 	;;
 -h | --help | help)

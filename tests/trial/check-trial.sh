@@ -1,27 +1,41 @@
 #!/bin/sh
 # check-trial.sh: rcuqs-kernel (scripts/rcuqs-kernel.sh) against a fake
 # root: TAP to $RESULTS/trial.tap. GRUB's tools are stubs on PATH:
-# update-grub writes a grub.cfg as Debian's 10_linux does (a top entry for
-# the highest release, the "Advanced options" submenu with an entry per
-# kernel, ids gnulinux-RELEASE-advanced-UUID), grub-reboot and
-# grub-set-default record next_entry and saved_entry in the fake grubenv.
-# What the real GRUB does with them is make check-quickstart's part (a VM
-# booted through GRUB).
+# update-grub writes a grub.cfg as grub-mkconfig does (00_header's default
+# from GRUB_DEFAULT in /etc/default/grub and the drop-ins in order, "saved"
+# as ${saved_entry}, the one-shot next_entry first; 10_linux's top entry
+# for the highest release and the "Advanced options" submenu with an entry
+# per kernel, ids gnulinux-RELEASE-advanced-UUID), grub-reboot,
+# grub-set-default and grub-editenv edit the fake grubenv. boots() models
+# what GRUB boots next and after from grub.cfg and grubenv, independently
+# of rcuqs-kernel's own reading; the real GRUB is make check-quickstart's
+# part (a VM booted through GRUB).
 #
-#   - trial picks the newest installed rcuqs kernel, writes the drop-in
-#     GRUB_DEFAULT=saved (the administrator's /etc/default/grub byte for
-#     byte as it was), keeps the running kernel the saved default and
-#     boots the rcuqs kernel's entry once (submenu>entry ids)
+#   - trial picks the newest installed rcuqs kernel (a real one over a
+#     lean one of the same version), writes the drop-in GRUB_DEFAULT=saved
+#     (the administrator's /etc/default/grub byte for byte as it was),
+#     keeps the running kernel the saved default and boots the rcuqs
+#     kernel's entry once: GRUB boots it once, then the running kernel
 #   - refusals change nothing: no rcuqs kernel, a lean one, a non-rcuqs
 #     release, the running one, Secure Boot on with an unsigned image, no
-#     menu entry for the running kernel
+#     menu entry for the running kernel, update-grub failing, a later
+#     drop-in that sets GRUB_DEFAULT (named), the newest kernel once
+#     rejected (named; trial RELEASE tries it again)
 #   - Secure Boot on with an image sbsign signed: accepted
 #   - commit: refused off the rcuqs kernel, on one without
 #     /sys/kernel/rcu_qs, and with a recorded profile that rcuqs-ctl
 #     verify (a stub, asked on the same root) finds drifted; then the
-#     drop-in goes; with the administrator's
-#     own GRUB_DEFAULT=saved, the saved default becomes the rcuqs kernel
-#   - abort forgets the trial
+#     drop-in goes and GRUB_DEFAULT=0 boots it; with the administrator's
+#     own GRUB_DEFAULT=saved, the saved default becomes the rcuqs kernel;
+#     with a GRUB_DEFAULT (a title path) or a rollback (a newer, untried
+#     kernel installed) that would boot another kernel, the committed one
+#     stays the default by the saved entry, and the other is named
+#   - abort: before the reboot it cancels the one-shot entry; after a
+#     failed trial, on the previous kernel, every later boot runs that
+#     kernel (not the rejected one GRUB_DEFAULT=0 would boot); the drop-in
+#     goes once the rejected kernel is removed
+#   - the package's purge during a trial removes the drop-in, the
+#     records and the trial's one-shot entry
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -40,15 +54,35 @@ out=$scratch/out
 mkdir -p "$scratch/bin"
 cat >"$scratch/bin/update-grub" <<'EOF'
 #!/bin/sh
-# 10_linux's shape, newest first; uuid fixed.
+# grub-mkconfig's shape: GRUB_DEFAULT from /etc/default/grub and then
+# /etc/default/grub.d/*.cfg in order, 00_header's default ("saved" is
+# ${saved_entry}; the one-shot next_entry first), 10_linux's entries,
+# newest first; uuid fixed.
 set -e
 b=$RCUQS_ROOT/boot
 [ -z "${STUB_UPDATE_GRUB_FAIL:-}" ] || exit 1
+GRUB_DEFAULT=0
+. "$RCUQS_ROOT/etc/default/grub"
+for f in "$RCUQS_ROOT"/etc/default/grub.d/*.cfg; do
+	[ -f "$f" ] && . "$f"
+done
+[ "$GRUB_DEFAULT" != saved ] || GRUB_DEFAULT='${saved_entry}'
 rels=$(for f in "$b"/vmlinuz-*; do [ -f "$f" ] && echo "${f##*/vmlinuz-}"; done | sort -V -r)
 [ -z "${STUB_DROP:-}" ] || rels=$(echo "$rels" | grep -vx "$STUB_DROP")
 u=0123-abcd
 first=$(echo "$rels" | head -n1)
 {
+	echo 'if [ -s $prefix/grubenv ]; then'
+	echo '  load_env'
+	echo 'fi'
+	echo 'if [ "${next_entry}" ] ; then'
+	echo '   set default="${next_entry}"'
+	echo '   set next_entry='
+	echo '   save_env next_entry'
+	echo '   set boot_once=true'
+	echo 'else'
+	echo "   set default=\"$GRUB_DEFAULT\""
+	echo 'fi'
 	echo "menuentry 'Debian GNU/Linux' --class debian \$menuentry_id_option 'gnulinux-simple-$u' {"
 	echo "	linux /boot/vmlinuz-$first root=UUID=$u ro"
 	echo "}"
@@ -58,6 +92,7 @@ first=$(echo "$rels" | head -n1)
 		echo "		linux /boot/vmlinuz-$r root=UUID=$u ro"
 		echo "	}"
 		echo "	menuentry 'Debian GNU/Linux, with Linux $r (recovery mode)' --class debian \$menuentry_id_option 'gnulinux-$r-recovery-$u' {"
+		echo "		linux /boot/vmlinuz-$r root=UUID=$u ro single"
 		echo "	}"
 	done
 	echo "}"
@@ -75,6 +110,19 @@ echo "${t#*:}=\$2" >>"\$env.new"
 mv "\$env.new" "\$env"
 EOF
 done
+cat >"$scratch/bin/grub-editenv" <<'EOF'
+#!/bin/sh
+# FILE list | FILE unset NAME...
+f=$1 v=$2
+shift 2
+case $v in
+list) cat "$f" 2>/dev/null ;;
+unset)
+	touch "$f"
+	for n; do grep -v "^$n=" "$f" >"$f.new" || :; mv "$f.new" "$f"; done ;;
+*) exit 1 ;;
+esac
+EOF
 # rcuqs-ctl: verify's answer is STUB_VERIFY_RC; its arguments are kept.
 cat >"$scratch/bin/rcuqs-ctl" <<'EOF'
 #!/bin/sh
@@ -102,6 +150,41 @@ fresh() {
 snap() { (cd "$r" && find . -type f -exec sha256sum {} + | sort; find . | sort); }
 env_of() { grep "^$1=" "$r/boot/grub/grubenv" 2>/dev/null | cut -d= -f2-; }
 u=0123-abcd
+# GRUB, modelled for the stub's grub.cfg: boots N prints the releases the
+# next N boots run, as GRUB chooses them from grub.cfg and grubenv (the
+# one-shot next_entry first, cleared as GRUB's save_env does; otherwise
+# grub.cfg's default, ${saved_entry} read from grubenv; an index, or an
+# id path, of the stub's menu; an entry that does not exist: the first).
+boots() {
+	i=0 seq=""
+	while [ $i -lt "$1" ]; do
+		i=$((i + 1))
+		spec=$(env_of next_entry)
+		if [ -n "$spec" ]; then
+			grep -v '^next_entry=' "$r/boot/grub/grubenv" >"$r/boot/grub/grubenv.model" || :
+			mv "$r/boot/grub/grubenv.model" "$r/boot/grub/grubenv"
+		else
+			spec=$(sed -n 's/^   set default="\(.*\)"$/\1/p' "$r/boot/grub/grub.cfg" | grep -v next_entry)
+			[ "$spec" != '${saved_entry}' ] || spec=$(env_of saved_entry)
+		fi
+		first=$(sed -n '/gnulinux-simple-/{n;s/.*vmlinuz-\([^ ]*\) .*/\1/p;q}' "$r/boot/grub/grub.cfg")
+		case $spec in
+		"gnulinux-advanced-$u>gnulinux-"*"-advanced-$u")
+			k=${spec#"gnulinux-advanced-$u>gnulinux-"}
+			k=${k%"-advanced-$u"}
+			grep -q "'gnulinux-$k-advanced-$u'" "$r/boot/grub/grub.cfg" || k=$first ;;
+		*) k=$first ;;
+		esac
+		seq="$seq${seq:+ }$k"
+	done
+	echo "$seq"
+}
+# expect_boots N "R1 R2 ...": the next N boots run those, said in $out.
+expect_boots() {
+	got=$(boots "$1")
+	echo "boots: $got (expected $2)" >>"$out"
+	[ "$got" = "$2" ]
+}
 
 # trial: the newest rcuqs kernel, once; the running one stays the default.
 fresh 6.1.0-28-amd64 6.1.192-rcuqs2 6.1.193-rcuqs2
@@ -116,8 +199,12 @@ cat "$r/boot/grub/grubenv" >>"$out" 2>&1
 	grep -q 'next boot runs 6.1.193-rcuqs2 once' "$out"
 result $? "trial: the newest rcuqs kernel (6.1.193) once, the running 6.1.0-28-amd64 the saved default, GRUB_DEFAULT=saved by a drop-in, /etc/default/grub untouched" "$out"
 "$rk" status >"$out" 2>&1
-grep -q 'GRUB_DEFAULT: saved (rcuqs-kernel trial)' "$out"
-result $? "status names the trial's GRUB_DEFAULT" "$out"
+grep -q 'GRUB_DEFAULT: saved (rcuqs-kernel, .*rcuqs-trial.cfg; the administrator.s: 0)' "$out" &&
+	grep -qx 'on trial: 6.1.193-rcuqs2' "$out" &&
+	grep -q '^next boot (once): 6.1.193-rcuqs2 ' "$out" && grep -q '^default boot: 6.1.0-28-amd64 ' "$out"
+result $? "status names the trial's GRUB_DEFAULT, the release on trial, the next boot and the default" "$out"
+expect_boots 3 "6.1.193-rcuqs2 6.1.0-28-amd64 6.1.0-28-amd64"
+result $? "GRUB (modelled): the trial's kernel boots once, then the running kernel on every boot" "$out"
 
 # Refusals: nothing changes.
 refused() { # NAME PATTERN ARGS...: rcuqs-kernel ARGS fails, says PATTERN, root unchanged
@@ -191,8 +278,21 @@ mkdir -p "$r/sys/kernel/rcu_qs"
 "$rk" commit >"$out" 2>&1
 rc=$?
 [ $rc = 0 ] && [ ! -e "$r/etc/default/grub.d/rcuqs-trial.cfg" ] && cmp -s "$scratch/grub.orig" "$r/etc/default/grub" &&
-	grep -q 'GRUB_DEFAULT=0 again' "$out"
-result $? "commit on the rcuqs kernel: the drop-in gone, the administrator's GRUB_DEFAULT=0 again" "$out"
+	grep -q 'GRUB_DEFAULT=0 again, and it boots 6.1.192-rcuqs2' "$out" &&
+	expect_boots 2 "6.1.192-rcuqs2 6.1.192-rcuqs2"
+result $? "commit on the rcuqs kernel: the drop-in gone, the administrator's GRUB_DEFAULT=0 again, which boots it every time" "$out"
+# The administrator's GRUB_DEFAULT names another kernel by its titles:
+# commit keeps the committed kernel the default by the saved entry.
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+echo 'GRUB_DEFAULT="Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-28-amd64"' >>"$r/etc/default/grub"
+update-grub
+"$rk" trial >"$out" 2>&1 || echo "trial failed" >>"$out"
+expect_boots 1 "6.1.192-rcuqs2" || echo "trial boot wrong" >>"$out"
+mkdir -p "$r/sys/kernel/rcu_qs"
+RCUQS_UNAME=6.1.192-rcuqs2 "$rk" commit >>"$out" 2>&1 || echo "commit failed" >>"$out"
+expect_boots 2 "6.1.192-rcuqs2 6.1.192-rcuqs2" || echo "after commit wrong" >>"$out"
+grep -q 'would boot 6.1.0-28-amd64, which is not committed' "$out" && ! grep -q 'failed\|wrong' "$out"
+result $? "GRUB_DEFAULT by title path (submenu>entry) naming another kernel: commit keeps the committed kernel the default, said" "$out"
 # A recorded profile: commit only when rcuqs-ctl verify passes.
 fresh 6.1.0-28-amd64 6.1.192-rcuqs2
 "$rk" trial >/dev/null 2>&1
@@ -223,13 +323,84 @@ mkdir -p "$r/sys/kernel/rcu_qs"
 ! grep -q 'failed\|a drop-in\|saved_entry' "$out"
 result $? "GRUB_DEFAULT=saved by the administrator: no drop-in; commit makes the rcuqs entry the saved default" "$out"
 
-# abort.
+# abort before the reboot: the one-shot boot is cancelled.
 fresh 6.1.0-28-amd64 6.1.192-rcuqs2
 "$rk" trial >/dev/null 2>&1
 "$rk" abort >"$out" 2>&1
 rc=$?
-[ $rc = 0 ] && [ ! -e "$r/etc/default/grub.d/rcuqs-trial.cfg" ] && grep -q 'trial forgotten' "$out"
-result $? "abort: the drop-in gone" "$out"
+"$rk" status >>"$out" 2>&1
+[ $rc = 0 ] && grep -q '6.1.192-rcuqs2 rejected; its one-shot boot is cancelled: GRUB boots 6.1.0-28-amd64 by default' "$out" &&
+	! grep -q '^next boot (once)' "$out" && grep -qx 'rejected: 6.1.192-rcuqs2' "$out" &&
+	expect_boots 3 "6.1.0-28-amd64 6.1.0-28-amd64 6.1.0-28-amd64"
+result $? "abort before rebooting: the one-shot entry cleared, status shows none, every boot runs 6.1.0-28-amd64" "$out"
+
+# abort after a failed trial (the reset booted the stock kernel again):
+# the rejected kernel, which GRUB_DEFAULT=0 would boot, never boots again.
+fresh 6.1.0-28-amd64 6.1.193-rcuqs2
+"$rk" trial >/dev/null 2>&1
+: >"$out"
+expect_boots 2 "6.1.193-rcuqs2 6.1.0-28-amd64" || echo "trial's boots wrong" >>"$out"
+"$rk" abort >>"$out" 2>&1 || echo "abort failed" >>"$out"
+expect_boots 3 "6.1.0-28-amd64 6.1.0-28-amd64 6.1.0-28-amd64" || echo "after abort" >>"$out"
+grep -q 'GRUB_DEFAULT=0 would boot 6.1.193-rcuqs2: .*rcuqs-trial.cfg stays' "$out" &&
+	cmp -s "$scratch/grub.orig" "$r/etc/default/grub" && ! grep -q 'wrong\|failed\|after abort' "$out"
+result $? "abort after a failed trial, on the stock kernel: every later boot runs 6.1.0-28-amd64, not the rejected 6.1.193 that GRUB_DEFAULT=0 would boot (the drop-in stays, said)" "$out"
+refused "trial without a release refuses the newest kernel once rejected, naming it" "6.1.193-rcuqs2 was rejected.*rcuqs-kernel trial 6.1.193-rcuqs2" trial
+# The rejected kernel removed: abort again gives GRUB_DEFAULT back.
+rm "$r/boot/vmlinuz-6.1.193-rcuqs2"
+update-grub
+"$rk" abort >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ ! -e "$r/etc/default/grub.d/rcuqs-trial.cfg" ] && grep -q 'administrator.s again (0)' "$out" &&
+	expect_boots 2 "6.1.0-28-amd64 6.1.0-28-amd64"
+result $? "abort once the rejected kernel is removed: the drop-in gone, GRUB_DEFAULT=0 boots 6.1.0-28-amd64" "$out"
+
+# A rollback: 6.1.193 failed; 6.1.192 tried and committed: every later
+# boot runs 6.1.192, not the untried 6.1.193 that sorts highest.
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2 6.1.193-rcuqs2
+: >"$out"
+"$rk" trial >>"$out" 2>&1 && expect_boots 2 "6.1.193-rcuqs2 6.1.0-28-amd64" || echo "trial of 6.1.193 failed" >>"$out"
+"$rk" abort >>"$out" 2>&1 || echo "abort failed" >>"$out"
+"$rk" trial 6.1.192-rcuqs2 >>"$out" 2>&1 && expect_boots 1 "6.1.192-rcuqs2" || echo "trial of 6.1.192 failed" >>"$out"
+mkdir -p "$r/sys/kernel/rcu_qs"
+RCUQS_UNAME=6.1.192-rcuqs2 "$rk" commit >>"$out" 2>&1 || echo "commit failed" >>"$out"
+expect_boots 3 "6.1.192-rcuqs2 6.1.192-rcuqs2 6.1.192-rcuqs2" || echo "after commit" >>"$out"
+RCUQS_UNAME=6.1.192-rcuqs2 "$rk" status >>"$out" 2>&1
+grep -q 'GRUB_DEFAULT=0 would boot 6.1.193-rcuqs2, which is not committed' "$out" &&
+	grep -qx 'committed: 6.1.192-rcuqs2' "$out" && grep -qx 'rejected: 6.1.193-rcuqs2' "$out" &&
+	! grep -q 'failed\|after commit' "$out"
+result $? "rollback: 6.1.193 rejected, 6.1.192 tried and committed: every later boot runs 6.1.192, the untried 6.1.193 named" "$out"
+
+# A drop-in read after rcuqs's that sets GRUB_DEFAULT: the trial cannot
+# work; refused, naming it, nothing changed.
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+printf 'GRUB_DEFAULT=0\n' >"$r/etc/default/grub.d/zz-local.cfg"
+update-grub
+refused "trial with a later drop-in that sets GRUB_DEFAULT is refused, naming it, nothing changed" \
+	"zz-local.cfg sets GRUB_DEFAULT after .*rcuqs-trial.cfg" trial
+expect_boots 2 "6.1.192-rcuqs2 6.1.192-rcuqs2" >>"$out" 2>&1
+result $? "... and GRUB boots as before" "$out"
+
+# A lean build beside the real one of the same version: the real one.
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2 6.1.192-rcuqs2-lean
+"$rk" status >"$out" 2>&1
+"$rk" trial >>"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -qx 'newest rcuqs kernel: 6.1.192-rcuqs2' "$out" && grep -q 'next boot runs 6.1.192-rcuqs2 once' "$out"
+result $? "6.1.192-rcuqs2 and 6.1.192-rcuqs2-lean installed: status and trial take the real kernel" "$out"
+
+# Purge during an uncommitted trial: the drop-in, the records and the
+# one-shot entry go (the package's postrm, on the same root).
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+"$rk" trial >/dev/null 2>&1
+RCUQS_POSTRM_TEST_ROOT=$r sh "$top/debian/rcuqs.postrm" purge >"$out" 2>&1
+rc=$?
+ls -R "$r/etc/default" "$r/var" >>"$out" 2>&1
+[ $rc = 0 ] && [ ! -e "$r/etc/default/grub.d/rcuqs-trial.cfg" ] && [ ! -e "$r/var/lib/rcuqs" ] &&
+	[ -z "$(env_of next_entry)" ] && grep -q 'run update-grub' "$out" &&
+	cmp -s "$scratch/grub.orig" "$r/etc/default/grub"
+result $? "purge during a trial: rcuqs-trial.cfg, /var/lib/rcuqs and the one-shot entry gone, update-grub said due, /etc/default/grub as it was" "$out"
+
 "$rk" bogus >"$out" 2>&1
 [ $? = 2 ] && grep -q '^Usage: rcuqs-kernel trial' "$out"
 result $? "an unknown verb: usage on stderr, exit 2" "$out"
