@@ -56,22 +56,24 @@ built_from() {
 	*+rcuqs[0-9]*) echo "${v%+rcuqs*}" ;;
 	esac
 }
-above=""
-for img in "$boot"/vmlinuz-*rcuqs*; do
+# The rcuqs kernel of the new kernel's series (6.1, 6.12) that GRUB
+# boots of those installed: the highest by GRUB's order (apt keeps two
+# builds; lean test kernels never boot a real machine).
+rel=$(for img in "$boot"/vmlinuz-*rcuqs*; do
 	[ -f "$img" ] || continue
-	rel=${img##*/vmlinuz-}
-	case $rel in
-	*.old | *.bak | *.dpkg-*) continue ;;
+	r=${img##*/vmlinuz-}
+	case $r in
+	*.old | *.bak | *.dpkg-* | *-lean) continue ;;
 	esac
-	# Only rcuqs kernels of the new kernel's series (6.1, 6.12): the
-	# rebuild is from that series' linux-source.
-	series=$(series_of "$rel")
-	case $new in "$series".*) ;; *) continue ;; esac
-	top=$(printf '%s\n%s\n' "$rel" "$new" | LC_ALL=C sort -V | tail -n 1)
-	if [ "$top" != "$rel" ]; then
-		above="$above $rel"
-		continue
-	fi
+	case $r in "$(series_of "$new")".*) echo "$r" ;; esac
+done | LC_ALL=C sort -V | tail -n 1)
+[ -n "$rel" ] || exit 0
+series=$(series_of "$rel")
+above=""
+top=$(printf '%s\n%s\n' "$rel" "$new" | LC_ALL=C sort -V | tail -n 1)
+if [ "$top" != "$rel" ]; then
+	above=$rel
+else
 	from=$(built_from "$rel")
 	if [ -n "$from" ] && [ -n "$newver" ] && dpkg --compare-versions "$newver" le "$from"; then
 		echo "rcuqs: Linux $new (Debian $newver) was installed; the rcuqs kernel $rel, which GRUB boots, was built from Debian $from and has its fixes: nothing to do" >&2
@@ -86,7 +88,7 @@ rcuqs: "make kernel-deb $(kernel_arg "$rel")KCONFIG=/boot/config-$new", see doc/
 rcuqs: "Kernel updates"), or boot $new from GRUB's "Advanced options".
 MSG
 	exit 0
-done
+fi
 if [ -n "$above" ]; then
 	# shellcheck disable=SC2086 # releases: no blanks, no globs
 	set -- $above

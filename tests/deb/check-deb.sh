@@ -664,22 +664,24 @@ kernel_hook_versions() {
 			in_root dpkg -i "/tmp/fake-$1.deb" >/dev/null 2>&1 && rm -rf "$d" "$root/tmp/fake-$1.deb"
 	}
 	rc=0
-	fake 6.1.192-rcuqs2 6.1.192-3+rcuqs2 && fake 6.1.0-98-amd64 6.1.192-3 && fake 6.1.0-99-amd64 6.1.195-1 ||
+	# Two rcuqs builds installed (apt keeps two): GRUB boots the newer.
+	fake 6.1.190-rcuqs2 6.1.190-1+rcuqs2 && fake 6.1.192-rcuqs2 6.1.192-3+rcuqs2 &&
+		fake 6.1.0-98-amd64 6.1.192-3 && fake 6.1.0-99-amd64 6.1.195-1 ||
 		{ echo "cannot install the fake kernels"; rc=1; }
 	if [ $rc = 0 ]; then
 		o=$(in_root "$h" 6.1.0-98-amd64 /boot/vmlinuz-6.1.0-98-amd64 2>&1)
-		echo "$o" | grep -q 'built from Debian 6.1.192-3 and has its fixes: nothing to do' &&
+		echo "$o" | grep -q 'rcuqs kernel 6.1.192-rcuqs2, which GRUB boots, was built from Debian 6.1.192-3 and has its fixes: nothing to do' &&
 			! echo "$o" | grep -q WARNING || { echo "same upload: $o"; rc=1; }
 		o=$(in_root "$h" 6.1.0-99-amd64 /boot/vmlinuz-6.1.0-99-amd64 2>&1)
 		echo "$o" | grep -q 'WARNING: Linux 6.1.0-99-amd64 (Debian 6.1.195-1) was installed' &&
 			echo "$o" | grep -q '6.1.192-rcuqs2 (built from Debian 6.1.192-3)' || { echo "newer upload: $o"; rc=1; }
 	fi
-	in_root dpkg --purge linux-image-6.1.192-rcuqs2 linux-image-6.1.0-98-amd64 linux-image-6.1.0-99-amd64 >/dev/null 2>&1
+	in_root dpkg --purge linux-image-6.1.190-rcuqs2 linux-image-6.1.192-rcuqs2 linux-image-6.1.0-98-amd64 linux-image-6.1.0-99-amd64 >/dev/null 2>&1
 	rm -f "$root/boot"/vmlinuz-*
 	[ -z "$made_boot" ] || rmdir "$root/boot"
 	return $rc
 }
-check "install: the kernel hook tells a current rcuqs kernel (built from the Debian upload just installed: one line, no warning) from a stale one (a newer upload: the warning names both versions)" kernel_hook_versions
+check "install: the kernel hook tells a current rcuqs kernel (built from the Debian upload just installed: one line, no warning) from a stale one (a newer upload: the warning names both versions), judging the newer of two rcuqs builds, which GRUB boots" kernel_hook_versions
 
 # --- the administrator uses it ----------------------------------------------
 
