@@ -236,7 +236,10 @@ check-repo: $(DEB)
 # /etc/rcuqs/profiles, empty: the administrator's profiles go there
 # (rcuqs.profile(5)); a purge of the package leaves those it holds.
 # /etc/kernel/postinst.d/zz-rcuqs warns when a Debian kernel is installed
-# that GRUB will not boot because an rcuqs kernel sorts above it.
+# that GRUB will not boot because an rcuqs kernel sorts above it, and arms
+# the trial boot of a new rcuqs kernel (rcuqs-kernel(8));
+# /etc/default/rcuqs-kernel configures that, /etc/rcuqs/kernel-checks.d
+# holds the administrator's health checks of a trial boot.
 sysconfdir ?= /etc
 prefix ?= /usr
 install:
@@ -244,6 +247,8 @@ install:
 	install -d -m 0755 '$(DESTDIR)$(sysconfdir)/rcuqs/profiles'
 	install -D -m 0755 scripts/kernel-hook.sh '$(DESTDIR)$(sysconfdir)/kernel/postinst.d/zz-rcuqs'
 	install -D -m 0755 scripts/rcuqs-kernel.sh '$(DESTDIR)$(prefix)/sbin/rcuqs-kernel'
+	install -D -m 0644 scripts/rcuqs-kernel.default '$(DESTDIR)$(sysconfdir)/default/rcuqs-kernel'
+	install -d -m 0755 '$(DESTDIR)$(sysconfdir)/rcuqs/kernel-checks.d'
 
 # rcuqs-ctl's libFuzzer harnesses, FUZZ_SECONDS (30) each; a bounded run is
 # also part of rcuqs-ctl's check.

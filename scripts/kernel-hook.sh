@@ -3,7 +3,9 @@
 # package): run by every kernel package's postinst as
 #   zz-rcuqs RELEASE [IMAGE]
 #
-# A kernel from "make kernel-deb" has the release 6.1.<sublevel>-rcuqsN
+# An rcuqs kernel: "rcuqs-kernel arm RELEASE" arms its trial boot (the
+# running kernel stays GRUB's default; rcuqs-kernel(8)). Any other kernel:
+# a kernel from "make kernel-deb" has the release 6.1.<sublevel>-rcuqsN
 # (or 6.12.<sublevel>-rcuqsN), which GRUB sorts above Debian's
 # 6.1.0-N-amd64 (6.12.<same sublevel>+deb13-amd64) and boots by default. A
 # Debian kernel security update then installs but does not boot: its fixes
@@ -12,7 +14,7 @@
 # GRUB sorts below an installed rcuqs kernel of its series (6.1, 6.12) is
 # installed; and, when the new kernel sorts above every rcuqs kernel of
 # its series (a later 6.12 sublevel), that GRUB now boots it, without
-# rcuqs's parameters. It changes nothing.
+# rcuqs's parameters. For those it changes nothing.
 #
 # Stale or current: an rcuqs kernel package's version is the Debian upload
 # its tree came from plus the series (6.1.192-3+rcuqs2, make kernel-deb);
@@ -30,7 +32,17 @@ boot=${RCUQS_BOOT:-/boot}
 # Left by a package that has been removed (not purged): stay quiet.
 [ -x /usr/sbin/rcuqs-ctl ] || exit 0
 case $new in
-'' | *rcuqs*) exit 0 ;;
+'') exit 0 ;;
+*rcuqs*)
+	# A new rcuqs kernel never becomes GRUB's default directly: its
+	# trial boot is armed (rcuqs-kernel(8), arm; RCUQS_AUTO_TRIAL=no in
+	# /etc/default/rcuqs-kernel turns that off), and
+	# rcuqs-kernel-assess.service commits or rejects it on that boot.
+	# This hook runs before zz-update-grub: arm runs update-grub itself.
+	# A kernel package's installation never fails for it.
+	[ ! -x /usr/sbin/rcuqs-kernel ] || /usr/sbin/rcuqs-kernel arm "$new" || :
+	exit 0
+	;;
 esac
 
 # The series of a release: its VERSION.PATCHLEVEL (6.1, 6.12).

@@ -8,7 +8,9 @@
 #                                  newest installed rcuqs kernel by default)
 #   rcuqs-kernel commit            on the rcuqs kernel: make it the default
 #   rcuqs-kernel abort             reject the kernel on trial
-#   rcuqs-kernel status            Secure Boot, the trial, what GRUB boots
+#   rcuqs-kernel status [--json]   Secure Boot, the trial, what GRUB boots
+#   rcuqs-kernel arm RELEASE       the kernel hook: arm RELEASE's trial
+#   rcuqs-kernel assess            the unit at boot: commit or reject
 #
 # Why: installing a kernel package runs update-grub, and GRUB boots the
 # release that sorts highest (6.1.192-rcuqs2 above Debian's 6.1.0-N) by
@@ -46,6 +48,8 @@ grubenv=$boot/grub/grubenv
 dropin_dir=$root/etc/default/grub.d
 dropin=$dropin_dir/rcuqs-trial.cfg
 state=$root/var/lib/rcuqs/kernel
+conffile=$root/etc/default/rcuqs-kernel
+checks=$root/etc/rcuqs/kernel-checks.d
 running=${RCUQS_UNAME:-$(uname -r)}
 prog=rcuqs-kernel
 backup=""
@@ -60,7 +64,9 @@ usage() {
 Usage: $prog trial [RELEASE]
        $prog commit
        $prog abort
-       $prog status
+       $prog status [--json]
+       $prog arm RELEASE
+       $prog assess
 
 Boot a newly installed rcuqs kernel once, on trial, before it becomes
 GRUB's default.
@@ -72,8 +78,13 @@ GRUB's default.
                    default
   abort            reject the kernel on trial: cancel its one-shot boot
                    and keep the running (or last good) kernel the default
-  status           Secure Boot, the trial, and what GRUB boots next and
-                   after
+  status [--json]  Secure Boot, the trial, the last assessment, and what
+                   GRUB boots next and after
+  arm RELEASE      the kernel hook's: arm the trial of a kernel just
+                   installed, or keep the running kernel the default
+  assess           rcuqs-kernel-assess.service's, at boot: commit the
+                   kernel on trial if its health checks pass, else
+                   reject it and reboot into the previous kernel
 
 See rcuqs-kernel(8).
 USAGE
@@ -253,8 +264,8 @@ next_release() {
 }
 
 need_grub_tools() {
-	for t in update-grub grub-reboot grub-set-default grub-editenv; do
-		command -v "$t" >/dev/null 2>&1 || die "$t is missing: the trial boot needs GRUB (grub2-common)"
+	for tool in update-grub grub-reboot grub-set-default grub-editenv; do
+		command -v "$tool" >/dev/null 2>&1 || die "$tool is missing: the trial boot needs GRUB (grub2-common)"
 	done
 }
 
@@ -280,10 +291,19 @@ undo() {
 }
 done_grub() { rm -rf "$backup"; }
 
+# write_dropin [PANIC]: GRUB_DEFAULT=saved; with PANIC (a trial), panic=
+# on every entry's command line while the trial is armed.
 write_dropin() {
 	mkdir -p "$dropin_dir"
-	printf '%s\n' "# Written by rcuqs-kernel: GRUB boots the saved entry (rcuqs-kernel status says which)." \
-		"GRUB_DEFAULT=saved" >"$dropin.tmp"
+	{
+		echo "# Written by rcuqs-kernel: GRUB boots the saved entry (rcuqs-kernel status says which)."
+		echo "GRUB_DEFAULT=saved"
+		if [ "${1:-0}" != 0 ]; then
+			echo "# A trial is armed: a panic resets the machine after $1 s, into the saved kernel."
+			# shellcheck disable=SC2016 # grub-mkconfig expands it
+			echo 'GRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX panic='"$1"'"'
+		fi
+	} >"$dropin.tmp"
 	mv "$dropin.tmp" "$dropin"
 }
 
@@ -325,6 +345,159 @@ settle() {
 	[ "$got" = "$1" ] || undo "after update-grub, GRUB's default would boot ${got:-no kernel}, not $1; nothing changed"
 }
 
+# conf KEY DEFAULT: KEY's value in /etc/default/rcuqs-kernel (KEY=VALUE
+# lines, read, never sourced; quotes around the value dropped).
+conf() {
+	v=""
+	if [ -f "$conffile" ]; then
+		v=$(sed -n "s/^[[:space:]]*$1=[\"']\{0,1\}\([^\"']*\)[\"']\{0,1\}[[:space:]]*\$/\1/p" "$conffile" | tail -n 1)
+	fi
+	echo "${v:-$2}"
+}
+# panic_seconds: panic= for the trial boot (RCUQS_TRIAL_PANIC), a number.
+panic_seconds() {
+	p=$(conf RCUQS_TRIAL_PANIC 10)
+	case $p in
+	'' | *[!0-9]* | 0?*) die "$conffile: RCUQS_TRIAL_PANIC=$p: not a number of seconds" ;;
+	esac
+	echo "$p"
+}
+
+# log MESSAGE: to stdout (the journal, under the unit) and to syslog.
+log() {
+	echo "$prog: $*"
+	[ -n "$root" ] || ! command -v logger >/dev/null 2>&1 || logger -t "$prog" -- "$*" 2>/dev/null || :
+}
+# outcome RELEASE WORD REASON: the last assessment, for status.
+outcome() {
+	st_put last "$(date -u +%Y-%m-%dT%H:%M:%SZ) $1 $2${3:+: $3}"
+}
+
+# do_trial RELEASE: check RELEASE and arm its one-shot boot.
+do_trial() {
+	rel=$1
+	case $rel in
+	*rcuqs*) ;;
+	*) die "$rel is not an rcuqs kernel (its release has no 'rcuqs')" ;;
+	esac
+	case $rel in
+	*/* | .* | *[!A-Za-z0-9.+_~-]*) die "bad release '$rel'" ;;
+	esac
+	[ -f "$boot/vmlinuz-$rel" ] || die "$boot/vmlinuz-$rel is missing: is linux-image-$rel installed?"
+	[ "$rel" != "$running" ] || die "$rel is running already: nothing to try (rcuqs-kernel commit makes it the default)"
+	case $rel in
+	*-lean) die "$rel is a lean test kernel (tinyconfig): it does not boot a real machine" ;;
+	esac
+	sb=$(sb_state)
+	if [ "$sb" = enabled ] && ! signed "$rel"; then
+		die "Secure Boot is on and vmlinuz-$rel is not signed: shim would refuse it. Build it with KSIGN_KEY=... KSIGN_CERT=... and enrol the certificate with mokutil --import (doc/install.md in the rcuqs sources: Secure Boot)"
+	fi
+	need_grub_tools
+	panic=$(panic_seconds)
+	save_grub
+	now=$(entry "$running")
+	try=$(entry "$rel")
+	if [ -z "$now" ] || [ -z "$try" ]; then
+		# Installed a moment ago (the kernel hook runs before
+		# zz-update-grub): its entry comes with update-grub.
+		update-grub >/dev/null 2>&1 || undo "update-grub failed; the trial is not set up"
+		now=$(entry "$running")
+		try=$(entry "$rel")
+	fi
+	if [ -z "$now" ] || [ -z "$try" ]; then
+		missing=$rel
+		[ -n "$now" ] || missing="the running kernel $running"
+		undo "$grubcfg has no menu entry for $missing: the trial is not set up"
+	fi
+	# The one-shot entry needs GRUB_DEFAULT=saved; the drop-in says so
+	# without touching the administrator's file, and adds panic=N so
+	# that a panic on the trial boot resets into the saved kernel. The
+	# running kernel is saved before grub.cfg follows the saved entry.
+	grub-set-default --boot-directory="$boot" "$now"
+	write_dropin "$panic"
+	update-grub >/dev/null 2>&1 || undo "update-grub failed; the trial is not set up"
+	saved_in_force
+	grub-reboot --boot-directory="$boot" "$try"
+	n=$(next_release)
+	d=$(default_release)
+	{ [ "$n" = "$rel" ] && [ "$d" = "$running" ]; } ||
+		undo "after update-grub, GRUB would boot ${n:-no kernel} next and ${d:-no kernel} after, not $rel once and then $running; the trial is not set up"
+	done_grub
+	st_put trial "$rel"
+}
+
+# do_commit: make the running kernel GRUB's default; the records.
+do_commit() {
+	need_grub_tools
+	save_grub
+	settle "$running"
+	done_grub
+	[ "$(st_get trial)" != "$running" ] || rm -f "$state/trial"
+	unreject "$running"
+	st_put committed "$running"
+}
+
+# do_abort: reject the kernel on trial; keep (sets $keep) the running
+# kernel, or on the kernel on trial the default it was tried against.
+do_abort() {
+	t=$(st_get trial)
+	next=$(env_get next_entry)
+	keep=$running
+	if [ -n "$t" ] && [ "$t" = "$running" ]; then
+		keep=$(default_release)
+		[ "$keep" != "$running" ] || keep=$(st_get committed)
+		{ [ -n "$keep" ] && [ "$keep" != "$running" ]; } ||
+			die "$running is on trial and GRUB has no other default to go back to: boot the previous kernel from GRUB's menu and run $prog abort there"
+	fi
+	need_grub_tools
+	save_grub
+	[ -z "$next" ] || grub-editenv "$grubenv" unset next_entry
+	settle "$keep"
+	done_grub
+	if [ -n "$t" ]; then
+		rm -f "$state/trial"
+		rejected "$t" || printf '%s\n' "$t" >>"$state/rejected"
+	fi
+}
+
+# health: the trial boot's checks; prints the first failure and fails.
+health() {
+	[ -d "$root/sys/kernel/rcu_qs" ] || {
+		echo "no /sys/kernel/rcu_qs: not a working rcuqs kernel"
+		return 1
+	}
+	if [ -f "$root/etc/rcuqs/active" ] &&
+		! rcuqs-ctl ${root:+--root "$root"} verify >/dev/null 2>&1; then
+		echo "rcuqs-ctl verify fails: the recorded profile '$(sed -n 1p "$root/etc/rcuqs/active")' is not in force"
+		return 1
+	fi
+	if command -v systemctl >/dev/null 2>&1; then
+		f=$(systemctl list-units --state=failed --plain --no-legend 2>/dev/null |
+			awk '$1 != "rcuqs-kernel-assess.service" { printf "%s%s", s, $1; s = " " }')
+		[ -z "$f" ] || {
+			echo "the system is degraded: failed units: $f"
+			return 1
+		}
+	fi
+	for c in "$checks"/*; do
+		{ [ -f "$c" ] && [ -x "$c" ]; } || continue
+		case ${c##*/} in *.dpkg-* | *~ | .*) continue ;; esac
+		rc=0
+		timeout 300 "$c" >/dev/null 2>&1 || rc=$?
+		[ $rc = 0 ] || {
+			echo "the check $c failed (exit $rc)"
+			return 1
+		}
+	done
+}
+
+# json_str TEXT: TEXT as a JSON string (backslash, quote and control
+# characters escaped or dropped).
+json_str() {
+	printf '"%s"' "$(printf '%s' "$1" | tr -d '\000-\010\013-\037' | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n\t' '  ')"
+}
+json_opt() { if [ -n "$1" ]; then json_str "$1"; else printf null; fi; }
+
 verb=${1:-}
 [ $# -gt 0 ] && shift
 case $verb in
@@ -345,48 +518,40 @@ trial)
 		! rejected "$rel" ||
 			die "the newest rcuqs kernel $rel was rejected ($prog abort); to try it again, name it: $prog trial $rel"
 	fi
-	case $rel in
-	*rcuqs*) ;;
-	*) die "$rel is not an rcuqs kernel (its release has no 'rcuqs')" ;;
-	esac
-	case $rel in
-	*/* | .* | *[!A-Za-z0-9.+_~-]*) die "bad release '$rel'" ;;
-	esac
-	[ -f "$boot/vmlinuz-$rel" ] || die "$boot/vmlinuz-$rel is missing: is linux-image-$rel installed?"
-	[ "$rel" != "$running" ] || die "$rel is running already: nothing to try (rcuqs-kernel commit makes it the default)"
-	case $rel in
-	*-lean) die "$rel is a lean test kernel (tinyconfig): it does not boot a real machine" ;;
-	esac
-	sb=$(sb_state)
-	if [ "$sb" = enabled ] && ! signed "$rel"; then
-		die "Secure Boot is on and vmlinuz-$rel is not signed: shim would refuse it. Build it with KSIGN_KEY=... KSIGN_CERT=... and enrol the certificate with mokutil --import (doc/install.md in the rcuqs sources: Secure Boot)"
-	fi
-	need_grub_tools
-	now=$(entry "$running")
-	try=$(entry "$rel")
-	if [ -z "$now" ] || [ -z "$try" ]; then
-		missing=$rel
-		[ -n "$now" ] || missing="the running kernel $running"
-		die "$grubcfg has no menu entry for $missing: the trial is not set up"
-	fi
-	save_grub
-	# The one-shot entry needs GRUB_DEFAULT=saved; the drop-in says so
-	# without touching the administrator's file. The running kernel is
-	# saved before grub.cfg follows the saved entry.
-	grub-set-default --boot-directory="$boot" "$now"
-	[ "$(admin_default)" = saved ] || write_dropin
-	update-grub >/dev/null 2>&1 || undo "update-grub failed; the trial is not set up"
-	saved_in_force
-	grub-reboot --boot-directory="$boot" "$try"
-	n=$(next_release)
-	d=$(default_release)
-	{ [ "$n" = "$rel" ] && [ "$d" = "$running" ]; } ||
-		undo "after update-grub, GRUB would boot ${n:-no kernel} next and ${d:-no kernel} after, not $rel once and then $running; the trial is not set up"
-	done_grub
-	st_put trial "$rel"
+	do_trial "$rel"
 	echo "$prog: the next boot runs $rel once (Secure Boot: $sb); every later boot runs $running"
 	echo "$prog: reboot now; on $rel, check it (rcuqs-ctl status), then: $prog commit"
 	echo "$prog: if $rel does not come up, reset the machine: it boots $running again; there, $prog abort rejects $rel"
+	;;
+arm)
+	# The kernel hook's verb: RELEASE was just installed. Arm its trial
+	# (the assessment unit commits or rejects it on its boot); where
+	# that is refused, keep the running kernel GRUB's default all the
+	# same, and say so. RCUQS_AUTO_TRIAL=no in /etc/default/rcuqs-kernel
+	# turns it off.
+	[ $# -eq 1 ] || {
+		usage >&2
+		exit 2
+	}
+	rel=$1
+	case $(conf RCUQS_AUTO_TRIAL yes) in
+	no | false | 0)
+		echo "$prog: $rel installed; no trial armed (RCUQS_AUTO_TRIAL=no in $conffile)"
+		exit 0
+		;;
+	esac
+	case $rel in *-lean | "$running") exit 0 ;; esac
+	if msg=$( (do_trial "$rel") 2>&1); then
+		log "$rel installed: armed for one trial boot at the next reboot; every later boot runs $running until its health checks pass there (rcuqs-kernel-assess.service)"
+		exit 0
+	fi
+	echo "$prog: WARNING: $rel installed, but its trial boot could not be armed: ${msg#"$prog: "}" >&2
+	if (need_grub_tools && save_grub && settle "$running" && done_grub) >/dev/null 2>&1; then
+		echo "$prog: GRUB keeps booting $running by default; $rel is not booted" >&2
+	else
+		echo "$prog: WARNING: GRUB may boot $rel by default: check with $prog status" >&2
+	fi
+	exit 0
 	;;
 commit)
 	[ $# -eq 0 ] || {
@@ -403,13 +568,8 @@ commit)
 		rcuqs-ctl ${root:+--root "$root"} verify >/dev/null 2>&1 ||
 			die "rcuqs-ctl verify fails on $running (see its output); not committed"
 	fi
-	need_grub_tools
-	save_grub
-	settle "$running"
-	done_grub
-	[ "$(st_get trial)" != "$running" ] || rm -f "$state/trial"
-	unreject "$running"
-	st_put committed "$running"
+	do_commit
+	outcome "$running" committed "by $prog commit"
 	if [ -n "$settled_other" ]; then
 		echo "$prog: $running committed: GRUB boots it by default (its saved entry; $dropin stays)"
 		echo "$prog: the administrator's GRUB_DEFAULT=$(admin_default) would boot $settled_other, which is not committed: try it ($prog trial $settled_other) or remove it"
@@ -429,24 +589,11 @@ abort)
 		echo "$prog: no trial set up"
 		exit 0
 	fi
-	# The kernel to keep: the running one; on the kernel on trial, the
-	# default it was tried against.
-	keep=$running
-	if [ -n "$t" ] && [ "$t" = "$running" ]; then
-		keep=$(default_release)
-		[ "$keep" != "$running" ] || keep=$(st_get committed)
-		{ [ -n "$keep" ] && [ "$keep" != "$running" ]; } ||
-			die "$running is on trial and GRUB has no other default to go back to: boot the previous kernel from GRUB's menu and run $prog abort there"
-	fi
-	save_grub
-	[ -z "$next" ] || grub-editenv "$grubenv" unset next_entry
-	settle "$keep"
-	done_grub
+	do_abort
 	cancelled=""
 	[ -z "$next" ] || cancelled="; its one-shot boot is cancelled"
 	if [ -n "$t" ]; then
-		rm -f "$state/trial"
-		rejected "$t" || printf '%s\n' "$t" >>"$state/rejected"
+		outcome "$t" rejected "by $prog abort"
 		echo "$prog: $t rejected$cancelled: GRUB boots $keep by default"
 	else
 		echo "$prog: trial forgotten$cancelled: GRUB boots $keep by default"
@@ -457,11 +604,101 @@ abort)
 		echo "$prog: GRUB_DEFAULT is the administrator's again ($(admin_default))"
 	fi
 	;;
-status)
+assess)
+	# rcuqs-kernel-assess.service, at every boot before
+	# boot-complete.target: judge the trial, if one is armed.
 	[ $# -eq 0 ] || {
 		usage >&2
 		exit 2
 	}
+	t=$(st_get trial)
+	if [ -z "$t" ]; then
+		echo "$prog: no trial armed"
+		exit 0
+	fi
+	if [ "$t" != "$running" ]; then
+		if [ -n "$(env_get next_entry)" ]; then
+			echo "$prog: $t is armed for the next boot; this boot runs $running"
+			exit 0
+		fi
+		why="it did not come up: its one-shot boot is spent and $running booted instead (a panic, a hang and a reset, or the firmware refused it)"
+		do_abort
+		outcome "$t" rejected "$why"
+		log "$t rejected: $why; GRUB boots $keep by default"
+		exit 0
+	fi
+	if why=$(health); then
+		do_commit
+		outcome "$running" committed "the trial boot's health checks passed"
+		log "$running committed: the trial boot's health checks passed; GRUB boots it by default"
+		exit 0
+	fi
+	do_abort
+	outcome "$running" rejected "$why"
+	log "$running rejected: $why; GRUB boots $keep by default"
+	case $(conf RCUQS_ASSESS_REBOOT yes) in
+	no | false | 0)
+		log "not rebooting (RCUQS_ASSESS_REBOOT=no in $conffile): $keep runs at the next boot"
+		;;
+	*)
+		log "rebooting into $keep"
+		systemctl --no-block reboot
+		;;
+	esac
+	exit 1
+	;;
+status)
+	json=""
+	case ${1:-} in
+	--json) json=1 ;;
+	'') ;;
+	*)
+		usage >&2
+		exit 2
+		;;
+	esac
+	[ $# -le 1 ] || {
+		usage >&2
+		exit 2
+	}
+	t=$(st_get trial)
+	c=$(st_get committed)
+	l=$(st_get last)
+	nx="" nr="" dr=""
+	if [ -r "$grubcfg" ]; then
+		nx=$(env_get next_entry)
+		[ -z "$nx" ] || nr=$(release_of "$nx")
+		dr=$(default_release)
+	fi
+	if [ -n "$json" ]; then
+		printf '{"running":%s,"newest_rcuqs_kernel":%s,"secure_boot":%s,' \
+			"$(json_str "$running")" "$(json_opt "$(newest_rcuqs)")" "$(json_str "$(sb_state)")"
+		printf '"grub_default":%s,"administrator_grub_default":%s,"dropin":%s,' \
+			"$(json_str "$(grub_default)")" "$(json_str "$(admin_default)")" "$([ -f "$dropin" ] && echo true || echo false)"
+		printf '"auto_trial":%s,"trial":%s,"committed":%s,"rejected":[' \
+			"$(case $(conf RCUQS_AUTO_TRIAL yes) in no | false | 0) echo false ;; *) echo true ;; esac)" \
+			"$(json_opt "$t")" "$(json_opt "$c")"
+		s=""
+		if [ -f "$state/rejected" ]; then
+			while IFS= read -r x; do
+				printf '%s%s' "$s" "$(json_str "$x")"
+				s=,
+			done <"$state/rejected"
+		fi
+		printf '],"next_boot":%s,"default_boot":%s,"last_assessment":' "$(json_opt "$nr")" "$(json_opt "$dr")"
+		if [ -n "$l" ]; then
+			w=${l#* }
+			w=${w#* }
+			reason=""
+			case $w in *": "*) reason=${w#*: } w=${w%%: *} ;; esac
+			printf '{"time":%s,"release":%s,"outcome":%s,"reason":%s}' "$(json_str "${l%% *}")" \
+				"$(json_str "$(echo "$l" | cut -d' ' -f2)")" "$(json_str "$w")" "$(json_opt "$reason")"
+		else
+			printf null
+		fi
+		printf '}\n'
+		exit 0
+	fi
 	echo "running: $running"
 	echo "newest rcuqs kernel: $(newest_rcuqs | grep . || echo none)"
 	echo "Secure Boot: $(sb_state)"
@@ -470,17 +707,18 @@ status)
 	else
 		echo "GRUB_DEFAULT: $(grub_default)"
 	fi
-	echo "on trial: $(st_get trial | grep . || echo none)"
-	echo "committed: $(st_get committed | grep . || echo none)"
+	echo "automatic trial of new rcuqs kernels: $(case $(conf RCUQS_AUTO_TRIAL yes) in no | false | 0) echo off ;; *) echo on ;; esac)"
+	echo "on trial: ${t:-none}"
+	echo "committed: ${c:-none}"
 	if [ -s "$state/rejected" ]; then
 		echo "rejected: $(tr '\n' ' ' <"$state/rejected" | sed 's/ $//')"
 	else
 		echo "rejected: none"
 	fi
+	echo "last assessment: ${l:-none}"
 	if [ -r "$grubcfg" ]; then
-		n=$(env_get next_entry)
-		[ -z "$n" ] || echo "next boot (once): $(release_of "$n") ($n)"
-		echo "default boot: $(default_release | grep . || echo unknown) (saved entry: $(env_get saved_entry | grep . || echo none))"
+		[ -z "$nx" ] || echo "next boot (once): $nr ($nx)"
+		echo "default boot: ${dr:-unknown} (saved entry: $(env_get saved_entry | grep . || echo none))"
 	fi
 	;;
 -h | --help | help)

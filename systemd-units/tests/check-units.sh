@@ -1,5 +1,6 @@
 #!/bin/sh
-# check-units.sh: tests for rcuqs.service and rcuqs-profile@.service.
+# check-units.sh: tests for rcuqs.service, rcuqs-profile@.service and
+# rcuqs-kernel-assess.service.
 #
 # Everything happens in a scratch root under $BUILD/units-check: the host's
 # own unit files are copied there (so sysinit.target and friends resolve),
@@ -146,14 +147,14 @@ inst=$scratch/install
 inst_check() {
 	make -s -C "$here" install DESTDIR="$inst" || return 1
 	got=$(cd "$inst" && find . -type f | sort | tr '\n' ' ')
-	want="./usr/lib/systemd/system/rcuqs-profile@.service ./usr/lib/systemd/system/rcuqs.service "
+	want="./usr/lib/systemd/system/rcuqs-kernel-assess.service ./usr/lib/systemd/system/rcuqs-profile@.service ./usr/lib/systemd/system/rcuqs.service "
 	[ "$got" = "$want" ] || { echo "installed: $got; want: $want"; return 1; }
 	for f in $want; do
 		m=$(stat -c %a "$inst/$f")
 		[ "$m" = 644 ] || { echo "$f has mode $m, want 644"; return 1; }
 	done
 }
-check "make install puts both units into $unitdir, mode 0644" inst_check
+check "make install puts the three units into $unitdir, mode 0644" inst_check
 
 # 2. the scratch root: host units, then ours, the man pages, the tool
 mkdir -p "$root$unitdir"
@@ -184,6 +185,9 @@ else
 	chmod 0755 "$root/usr/sbin/rcuqs-ctl"
 fi
 
+# rcuqs-kernel-assess.service's ExecStart, as the top Makefile installs it.
+install -D -m 0755 "$top/scripts/rcuqs-kernel.sh" "$root/usr/sbin/rcuqs-kernel"
+
 # Instances to verify: every shipped profile, else the names cli.md gives.
 profiles=$(ls "$root/usr/lib/rcuqs/profiles" 2>/dev/null | sed -n 's/\.profile$//p')
 [ -n "$profiles" ] || profiles="default throughput latency linux-3.16"
@@ -194,6 +198,20 @@ boot=$root$unitdir/rcuqs.service
 tmpl=$root$unitdir/rcuqs-profile@.service
 
 check "systemd-analyze verify rcuqs.service: no errors, no warnings" verify "$root" rcuqs.service
+check "systemd-analyze verify rcuqs-kernel-assess.service: no errors, no warnings" verify "$root" rcuqs-kernel-assess.service
+assess=$root$unitdir/rcuqs-kernel-assess.service
+# assess_unit FILE: runs "rcuqs-kernel assess" only while a trial is armed,
+# after multi-user.target and before boot-complete.target, which requires it.
+assess_unit() {
+	[ "$(values "$1" Service ExecStart)" = "/usr/sbin/rcuqs-kernel assess" ] &&
+		[ "$(values "$1" Unit ConditionPathExists)" = /var/lib/rcuqs/kernel/trial ] &&
+		values "$1" Unit After | tr ' ' '\n' | grep -qx multi-user.target &&
+		values "$1" Unit Before | tr ' ' '\n' | grep -qx boot-complete.target &&
+		values "$1" Install RequiredBy | tr ' ' '\n' | grep -qx boot-complete.target &&
+		values "$1" Install WantedBy | tr ' ' '\n' | grep -qx multi-user.target ||
+		{ cat "$1"; return 1; }
+}
+check "rcuqs-kernel-assess.service: assess while a trial is armed, after multi-user.target, before (and required by) boot-complete.target" assess_unit "$assess"
 for p in $profiles; do
 	check "systemd-analyze verify rcuqs-profile@$p.service: no errors, no warnings" \
 		verify "$root" "rcuqs-profile@$p.service"

@@ -129,6 +129,14 @@ cat >"$scratch/bin/rcuqs-ctl" <<'EOF'
 echo "$*" >>"$RCUQS_ROOT/../rcuqs-ctl.args"
 exit "${STUB_VERIFY_RC:-0}"
 EOF
+# systemctl: failed units are STUB_FAILED; reboot is recorded.
+cat >"$scratch/bin/systemctl" <<'EOF'
+#!/bin/sh
+case "$*" in
+*list-units*) [ -z "${STUB_FAILED:-}" ] || printf '%s loaded failed failed x\n' $STUB_FAILED ;;
+*reboot*) echo reboot >>"$RCUQS_ROOT/../systemctl.log" ;;
+esac
+EOF
 chmod +x "$scratch/bin"/*
 PATH=$scratch/bin:$PATH
 export PATH
@@ -314,14 +322,14 @@ unset STUB_VERIFY_RC
 fresh 6.1.0-28-amd64 6.1.192-rcuqs2
 sed -i 's/^GRUB_DEFAULT=0/GRUB_DEFAULT=saved/' "$r/etc/default/grub"
 "$rk" trial >"$out" 2>&1 || echo "trial failed" >>"$out"
-[ -e "$r/etc/default/grub.d/rcuqs-trial.cfg" ] && echo "a drop-in where GRUB_DEFAULT=saved already" >>"$out"
 RCUQS_UNAME=6.1.192-rcuqs2
 mkdir -p "$r/sys/kernel/rcu_qs"
 "$rk" commit >>"$out" 2>&1 || echo "commit failed" >>"$out"
 [ "$(env_of saved_entry)" = "gnulinux-advanced-$u>gnulinux-6.1.192-rcuqs2-advanced-$u" ] ||
 	echo "saved_entry $(env_of saved_entry)" >>"$out"
+[ -e "$r/etc/default/grub.d/rcuqs-trial.cfg" ] && echo "a drop-in left after commit" >>"$out"
 ! grep -q 'failed\|a drop-in\|saved_entry' "$out"
-result $? "GRUB_DEFAULT=saved by the administrator: no drop-in; commit makes the rcuqs entry the saved default" "$out"
+result $? "GRUB_DEFAULT=saved by the administrator: commit makes the rcuqs entry the saved default, no drop-in left" "$out"
 
 # abort before the reboot: the one-shot boot is cancelled.
 fresh 6.1.0-28-amd64 6.1.192-rcuqs2
@@ -404,6 +412,107 @@ result $? "purge during a trial: rcuqs-trial.cfg, /var/lib/rcuqs and the one-sho
 "$rk" bogus >"$out" 2>&1
 [ $? = 2 ] && grep -q '^Usage: rcuqs-kernel trial' "$out"
 result $? "an unknown verb: usage on stderr, exit 2" "$out"
+
+# --- automatic trials: arm (the kernel hook), assess (the unit at boot) ---
+
+# arm: a kernel just installed is armed for one boot, panic= on the
+# trial's command line; GRUB's default stays the running kernel.
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+rm -f "$scratch/systemctl.log"
+"$rk" arm 6.1.192-rcuqs2 >"$out" 2>&1
+rc=$?
+"$rk" status --json >>"$out" 2>&1
+[ $rc = 0 ] && grep -q 'armed for one trial boot' "$out" &&
+	grep -qx 'GRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX panic=10"' "$r/etc/default/grub.d/rcuqs-trial.cfg" &&
+	grep -q '"trial":"6.1.192-rcuqs2"' "$out" && grep -q '"next_boot":"6.1.192-rcuqs2","default_boot":"6.1.0-28-amd64"' "$out" &&
+	expect_boots 1 "6.1.192-rcuqs2"
+result $? "arm (the kernel hook's verb): the new kernel armed for one boot with panic=10, status --json says trial, next and default boot" "$out"
+# assess on the trial kernel, healthy: committed, no reboot.
+mkdir -p "$r/sys/kernel/rcu_qs"
+RCUQS_UNAME=6.1.192-rcuqs2 "$rk" assess >"$out" 2>&1
+rc=$?
+RCUQS_UNAME=6.1.192-rcuqs2 "$rk" status --json >>"$out" 2>&1
+[ $rc = 0 ] && [ ! -e "$scratch/systemctl.log" ] && [ ! -e "$r/etc/default/grub.d/rcuqs-trial.cfg" ] &&
+	grep -q '"committed":"6.1.192-rcuqs2"' "$out" && grep -q '"trial":null' "$out" &&
+	grep -q '"outcome":"committed","reason":"the trial boot.s health checks passed"' "$out" &&
+	expect_boots 2 "6.1.192-rcuqs2 6.1.192-rcuqs2"
+result $? "assess on the trial kernel, checks passing: committed (the drop-in and panic= gone), the outcome in status --json, no reboot" "$out"
+
+# assess with a failing check: rejected, a reboot into the previous kernel.
+assess_fails() { # NAME PATTERN: set up by the caller; assess must reject with PATTERN
+	rm -f "$scratch/systemctl.log"
+	RCUQS_UNAME=6.1.192-rcuqs2 "$rk" assess >"$out" 2>&1
+	rc=$?
+	RCUQS_UNAME=6.1.192-rcuqs2 "$rk" status >>"$out" 2>&1
+	[ $rc = 1 ] && grep -q "6.1.192-rcuqs2 rejected: $2" "$out" && grep -qx reboot "$scratch/systemctl.log" &&
+		grep -qx 'rejected: 6.1.192-rcuqs2' "$out" && grep -q "^last assessment: .* 6.1.192-rcuqs2 rejected: $2" "$out" &&
+		expect_boots 2 "6.1.0-28-amd64 6.1.0-28-amd64"
+	result $? "$1" "$out"
+}
+armed_booted() { # a trial of 6.1.192 armed from 6.1.0-28 and booted
+	fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+	"$rk" arm 6.1.192-rcuqs2 >/dev/null 2>&1
+	boots 1 >/dev/null
+	mkdir -p "$r/sys/kernel/rcu_qs"
+}
+armed_booted
+mkdir -p "$r/etc/rcuqs/kernel-checks.d"
+printf '#!/bin/sh
+exit 3
+' >"$r/etc/rcuqs/kernel-checks.d/50-app"
+chmod +x "$r/etc/rcuqs/kernel-checks.d/50-app"
+assess_fails "assess: the administrator's check fails: rejected, named, a reboot into 6.1.0-28 asked, every later boot runs it" \
+	"the check .*kernel-checks.d/50-app failed (exit 3)"
+armed_booted
+STUB_FAILED="foo.service bar.mount"
+export STUB_FAILED
+assess_fails "assess: the system is degraded: rejected, the failed units named" "the system is degraded: failed units: foo.service bar.mount"
+unset STUB_FAILED
+armed_booted
+mkdir -p "$r/etc/rcuqs" && echo latency >"$r/etc/rcuqs/active"
+STUB_VERIFY_RC=5
+export STUB_VERIFY_RC
+assess_fails "assess: rcuqs-ctl verify fails: rejected" "rcuqs-ctl verify fails"
+unset STUB_VERIFY_RC
+armed_booted
+rmdir "$r/sys/kernel/rcu_qs"
+assess_fails "assess: no /sys/kernel/rcu_qs: rejected" "no /sys/kernel/rcu_qs"
+
+# The trial kernel never came up (a panic and panic=, or a reset): the
+# next assess, on the previous kernel, rejects it.
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+"$rk" arm 6.1.192-rcuqs2 >/dev/null 2>&1
+"$rk" assess >"$out" 2>&1
+grep -q 'armed for the next boot' "$out" || echo "before the trial boot: not said armed" >>"$out"
+boots 1 >/dev/null
+"$rk" assess >>"$out" 2>&1
+rc=$?
+"$rk" status >>"$out" 2>&1
+[ $rc = 0 ] && grep -q '6.1.192-rcuqs2 rejected: it did not come up' "$out" && grep -qx 'rejected: 6.1.192-rcuqs2' "$out" &&
+	! grep -q 'not said' "$out" && expect_boots 3 "6.1.0-28-amd64 6.1.0-28-amd64 6.1.0-28-amd64"
+result $? "assess on the previous kernel after the trial kernel did not come up: rejected, said why, every later boot runs 6.1.0-28" "$out"
+
+# RCUQS_AUTO_TRIAL=no: arm arms nothing (GRUB as the package left it).
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+printf '# rcuqs-kernel(8)\nRCUQS_AUTO_TRIAL=no\n' >"$r/etc/default/rcuqs-kernel"
+before=$(snap)
+"$rk" arm 6.1.192-rcuqs2 >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(snap)" = "$before" ] && grep -q 'no trial armed (RCUQS_AUTO_TRIAL=no' "$out"
+result $? "arm with RCUQS_AUTO_TRIAL=no in /etc/default/rcuqs-kernel: nothing armed, nothing changed, said" "$out"
+# A refused trial (Secure Boot on, unsigned): the running kernel stays
+# the default all the same, loudly.
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+mkdir -p "$r/${sbvar%/*}"
+printf '\006\000\000\000\001' >"$r/$sbvar"
+"$rk" arm 6.1.192-rcuqs2 >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q 'WARNING: 6.1.192-rcuqs2 installed, but its trial boot could not be armed: Secure Boot is on' "$out" &&
+	grep -q 'GRUB keeps booting 6.1.0-28-amd64 by default' "$out" && expect_boots 2 "6.1.0-28-amd64 6.1.0-28-amd64"
+result $? "arm refused (Secure Boot on, unsigned): warned, and GRUB keeps booting the running kernel, not the new one" "$out"
+printf '# bad\nRCUQS_TRIAL_PANIC=ten\n' >"$r/etc/default/rcuqs-kernel"
+rm -f "$r/$sbvar"
+refused "a bad RCUQS_TRIAL_PANIC in /etc/default/rcuqs-kernel: trial refused, naming it" "RCUQS_TRIAL_PANIC=ten: not a number" trial
 
 tap_end trial
 echo "trial: $n tests, $failed failed"
