@@ -38,7 +38,7 @@
 #    repository in the work folder, signed with the throwaway key, with
 #    REPO_URI=file:/srv/rcuqs-repo), its "A machine" lines, run in the
 #    VM's copy of the repository at /srv/rcuqs-repo, the README's quick
-#    start from "rcuqs-kernel trial" on, the README's way back up to its
+#    start from its first "reboot" (the trial boot) on, the README's way back up to its
 #    reboot, and doc/fleet.md's one command back to Debian's kernel.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -109,7 +109,7 @@ is_build() { case $1 in "apt-get install linux-source-"* | "apt-get install -t "
 # them. Its build host's block is the build lines; its "A machine" block
 # is the machine's start, run in the repository's folder in the VM
 # ($vrepo: the keyring and rcuqs.sources are there); then the README's
-# quick start from the trial on, and its way back up to its reboot
+# quick start from the trial boot's reboot on, and its way back up to its reboot
 # (rcuqs-ctl off, update-grub: doc/fleet.md says to run them first); then
 # doc/fleet.md's one command back to Debian's kernel, and the harness's
 # last boot is the reboot into it.
@@ -138,16 +138,16 @@ fi
 	fleet)
 		cmds 1 "$work/fleet-build"
 		cmds 1 "$work/fleet-machine"
-		cmds "$first_blk" | awk -F'\t' '$1 ~ /^rcuqs-kernel trial/ { on = 1 } on'
+		cmds "$first_blk" | awk -F'\t' '$1 == "reboot" { on = 1 } on'
 		[ -z "$back_blk" ] || cmds "$back_blk" | awk -F'\t' '$1 == "reboot" { exit } 1'
 		cmds 1 "$work/fleet-back" ;;
 	esac
 	[ "$suite" = fleet ] || [ -z "$back_blk" ] || cmds "$back_blk"
 } >"$work/readme-cmds"
 if [ "$suite" = fleet ]; then
-	check "doc/fleet.md and README: the build host, the machine, the quick start from its trial on, the way back ($(wc -l <"$work/readme-cmds") lines)" \
+	check "doc/fleet.md and README: the build host, the machine, the quick start from its trial boot on, the way back ($(wc -l <"$work/readme-cmds") lines)" \
 		sh -c "grep -q '^make kernel-repo' '$work/readme-cmds' && grep -q '^apt-get install linux-image-rcuqs-$kernel-amd64' '$work/readme-cmds' &&
-			grep -q '^rcuqs-kernel trial' '$work/readme-cmds' && grep -q '^apt-get purge .*rcuqs' '$work/readme-cmds' && [ -n '$back_blk' ]"
+			grep -q '^rcuqs-kernel status' '$work/readme-cmds' && grep -q '^apt-get purge .*rcuqs' '$work/readme-cmds' && [ -n '$back_blk' ]"
 else
 	check "README: the quick start has commands and a way back ($(wc -l <"$work/readme-cmds") lines)" \
 		sh -c "[ -s '$work/readme-cmds' ] && [ -n '$back_blk' ]"
@@ -291,6 +291,10 @@ echo "$vmdir" >"$stage/root/quickstart/dir"
 chmod 700 "$stage/root"
 cp "$here/vm/rcuqs-quickstart.service" "$stage/etc/systemd/system/"
 ln -s ../rcuqs-quickstart.service "$stage/etc/systemd/system/multi-user.target.wants/"
+# rcuqs-kernel-assess.service (once rcuqs is installed) after the runner's
+# start: its ExecStartPre prints GRUB's state as the boot found it.
+mkdir -p "$stage/etc/systemd/system/rcuqs-kernel-assess.service.d"
+printf '[Unit]\nAfter=rcuqs-quickstart.service\n' >"$stage/etc/systemd/system/rcuqs-kernel-assess.service.d/quickstart.conf"
 # The console is the runner's: no getty there; no apt timers (no network).
 for u in serial-getty@ttyS0.service getty@tty1.service apt-daily.timer apt-daily-upgrade.timer \
 	e2scrub_all.timer fstrim.timer; do
@@ -455,27 +459,25 @@ while IFS="$tab" read -r cmd comment <&3; do
 	"rcuqs-ctl verify"*)
 		check "step $i: rcuqs-ctl verify says \"running state matches profile 'latency'\"" \
 			sh -c "printf '%s\n' \"\$1\" | grep -q \"running state matches profile 'latency'\"" sh "$(step_out "$i")" ;;
-	"rcuqs-kernel trial"*)
-		# The boot after the trial's reboot: the rcuqs kernel, once: GRUB
-		# cleared next_entry and its saved default is still the kernel
-		# the trial started from.
-		nb=$(boot_after "$i")
-		from=$run
-		if [ -n "$nb" ]; then
-			u=$(sed -n "s/^QS-BOOT $nb: //p" "$all")
-			env=$(sed -n "s/^QS-GRUBENV $nb: //p" "$all")
-			check "step $i: the boot after the trial runs the rcuqs kernel ($u)" sh -c "case '$u' in *-rcuqs*) ;; *) exit 1 ;; esac"
-			check "step $i: once only: GRUB's next_entry is spent and its saved default is still $from's entry (grubenv: $(printf '%s' "$env" | tr '\n' ';'))" \
-				sh -c "printf '%s\n' \"\$1\" | grep -q '^saved_entry=.*$from' && ! printf '%s\n' \"\$1\" | grep -q '^next_entry=.'" sh "$env"
-		else
-			not_ok "step $i: the boot after the trial (not reached)"
-		fi ;;
-	"rcuqs-kernel commit"*)
-		# GRUB's own default boots the rcuqs kernel from now on: the next
-		# boot runs it with no one-shot entry set.
+	"rcuqs-kernel status"*)
+		# The boot it runs in is the new kernel's trial boot, armed by
+		# the kernel hook when apt installed it: GRUB's one-shot entry
+		# (spent as the boot started, the saved default still the kernel
+		# of the boot before), panic= on its command line; then
+		# rcuqs-kernel-assess.service committed it; the next boot runs it
+		# by GRUB's default.
+		b=$(sed -n "/^QS-STEP $i: /q; s/^QS-BOOT \([0-9]*\): .*/\1/p" "$all" | tail -n1)
+		from=$(boot_line "$((b - 1))" BOOT)
+		env=$(sed -n "s/^QS-GRUBENV $b: //p" "$all")
+		check "step $i: it runs on the rcuqs kernel's first boot ($run), which GRUB booted once: next_entry spent, the saved default still $from's entry (grubenv: $(printf '%s' "$env" | tr '\n' ';'))" \
+			sh -c "case '$run' in *-rcuqs*) ;; *) exit 1 ;; esac && printf '%s\n' \"\$1\" | grep -q '^saved_entry=.*$from' && ! printf '%s\n' \"\$1\" | grep -q '^next_entry=.'" sh "$env"
+		check "step $i: the trial boot's command line has panic=10 (armed by the kernel hook: $(boot_line "$b" CMDLINE))" \
+			sh -c "printf '%s\n' '$(boot_line "$b" CMDLINE)' | grep -q ' panic=10'"
+		check "step $i: rcuqs-kernel status: $run committed by the trial boot's health checks ($(step_out "$i" | grep '^last assessment' | head -n1))" \
+			sh -c "printf '%s\n' \"\$1\" | grep -q '^last assessment: .* $run committed: the trial boot.s health checks passed'" sh "$(step_out "$i")"
 		nb=$(boot_after "$i")
 		u=$(boot_line "$nb" BOOT)
-		check "step $i: after commit, GRUB's default boots the rcuqs kernel (boot ${nb:-none}: ${u:-not reached}; $(boot_entry "$nb"))" \
+		check "step $i: after the assessment, GRUB's default boots the rcuqs kernel (boot ${nb:-none}: ${u:-not reached}; $(boot_entry "$nb"))" \
 			sh -c "case '$u' in *-rcuqs*) ;; *) exit 1 ;; esac && ! grep -q '^QS-GRUBENV $nb: next_entry=.' '$all'" ;;
 	"rcuqs-ctl set-profile"*)
 		nb=$(boot_after "$i")

@@ -10,6 +10,8 @@
 # prints to the serial console:
 #   QS-BOOT b: RELEASE             at the start of each boot
 #   QS-CMDLINE b: / QS-GRUBENV b:  /proc/cmdline, grub-editenv list
+#   QS-TRIAL b:                    rcuqs-kernel status's trial lines
+#   QS-SYSTEM b:                   systemctl is-system-running, once up
 #   QS-STEP n: COMMAND             then its output
 #   QS-RC n: STATUS                its exit status
 #   QS-DPKG n: / QS-POLICY n:      after a command that ran apt or apt-get:
@@ -22,10 +24,34 @@
 # for the next boot only (grub-reboot, QS-MENU line). After the last
 # command: one more boot (the harness's, not the README's), whose QS-FINAL
 # lines show the kernel and the rcuqs packages left; then poweroff.
+#
+# "step.sh --boot" (the unit's ExecStartPre) counts the boot and prints its
+# QS-BOOT, QS-CMDLINE and QS-GRUBENV lines, and what rcuqs-kernel has on
+# record (QS-TRIAL); the image orders rcuqs-kernel-assess.service after
+# this unit's start, so that these are GRUB's state as the boot found it.
+# The run proper waits for the boot to finish (as an administrator logs
+# in after it), then runs the plan.
 set -u
 qs=/root/quickstart
 state=$qs/state
 exec </dev/null >/dev/ttyS0 2>&1
+next=1 boot=0 final=
+# shellcheck source=/dev/null # the runner's own state
+[ ! -f "$state" ] || . "$state"
+save() { printf 'next=%s boot=%s final=%s\n' "$next" "$boot" "$final" >"$state"; sync; }
+if [ "${1:-}" = --boot ]; then
+	[ ! -f "$qs/setup" ] || exit 0
+	boot=$((boot + 1))
+	save
+	echo
+	echo "QS-BOOT $boot: $(uname -r)"
+	echo "QS-CMDLINE $boot: $(cat /proc/cmdline)"
+	grub-editenv /boot/grub/grubenv list 2>&1 | sed "s/^/QS-GRUBENV $boot: /"
+	if command -v rcuqs-kernel >/dev/null 2>&1; then
+		rcuqs-kernel status 2>&1 | sed -n "s/^\(on trial\|committed\|rejected\|last assessment\): /QS-TRIAL $boot: \1: /p"
+	fi
+	exit 0
+fi
 # The image's first boot (QEMU -kernel, Debian's kernel): GRUB into the
 # MBR, then power off; the quick start starts at the next boot, through GRUB.
 if [ -f "$qs/setup" ]; then
@@ -37,15 +63,9 @@ if [ -f "$qs/setup" ]; then
 	systemctl poweroff
 	exit 0
 fi
-next=1 boot=0 final=
-[ ! -f "$state" ] || . "$state"
-boot=$((boot + 1))
-save() { printf 'next=%s boot=%s final=%s\n' "$next" "$boot" "$final" >"$state"; sync; }
-save
-echo
-echo "QS-BOOT $boot: $(uname -r)"
-echo "QS-CMDLINE $boot: $(cat /proc/cmdline)"
-grub-editenv /boot/grub/grubenv list 2>&1 | sed "s/^/QS-GRUBENV $boot: /"
+# The boot's units first (rcuqs-kernel-assess.service among them).
+timeout 900 systemctl is-system-running --wait >/dev/null 2>&1 || :
+echo "QS-SYSTEM $boot: $(systemctl is-system-running 2>&1)"
 total=$(wc -l <"$qs/plan")
 cd "$(cat "$qs/dir")" || exit 1
 export HOME=/root TERM=dumb DEBIAN_FRONTEND=noninteractive \
