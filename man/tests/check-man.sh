@@ -726,7 +726,7 @@ quick_start() {
 	[ -s "$scratch/qs" ] || { echo "README has no '## Quick start on a real machine'"; return 1; }
 	sed '/^The way back/,$d' "$scratch/qs" | code_cmds >"$scratch/qs-on"
 	sed -n '/^The way back/,$p' "$scratch/qs" | code_cmds >"$scratch/qs-back"
-	awk -v want='make kernel-deb|make deb|apt install ./build/rcuqs_*.deb $(cat build/kernel-deb.install)|rcuqs-kernel trial|reboot|rcuqs-kernel commit|rcuqs-ctl set-profile|update-grub|reboot|rcuqs-ctl verify' '
+	awk -v want='make kernel-deb|make deb|apt install ./build/rcuqs_*.deb|apt install $(cat build/kernel-deb.install)|reboot|rcuqs-kernel status|rcuqs-ctl status|rcuqs-ctl set-profile|update-grub|reboot|rcuqs-ctl verify' '
 		BEGIN { n = split(want, w, "|"); i = 1 }
 		i <= n && index($0, w[i]) == 1 { i++ }
 		END { if (i <= n) { print "README quick start lacks, in order: " w[i]; exit 1 } }' "$scratch/qs-on" ||
@@ -742,7 +742,7 @@ quick_start() {
 		{ echo "rcuqs.7 ROLLBACK: $(tr '\n' ';' <"$scratch/man-back")"; return 1; }
 	same_list "ways back (- README, + rcuqs.7 ROLLBACK)" "$scratch/qs-back1" "$scratch/man-back"
 }
-check "README quick start: kernel-deb, deb, install, trial, reboot, commit, set-profile, update-grub, reboot, verify; its way back is rcuqs.7's ROLLBACK" \
+check "README quick start: kernel-deb, deb, the tool, then the kernel (tried by itself), reboot, rcuqs-kernel status, set-profile, update-grub, reboot, verify; its way back is rcuqs.7's ROLLBACK" \
 	quick_start
 
 
