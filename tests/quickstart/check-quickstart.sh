@@ -56,7 +56,8 @@ case $suite in
 bookworm) qsname=debian12 dist=bookworm kernel=6.1 ;;
 trixie) qsname=debian13 dist=trixie kernel=6.12 ;;
 fleet) qsname=fleet dist=bookworm kernel=6.1 ;;
-*) echo "check-quickstart: SUITE is bookworm, trixie or fleet" >&2; exit 2 ;;
+fallback) qsname=fallback dist=bookworm kernel=6.1 ;;
+*) echo "check-quickstart: SUITE is bookworm, trixie, fleet or fallback" >&2; exit 2 ;;
 esac
 qdir=$BUILD/quickstart
 work=$qdir/$qsname
@@ -141,8 +142,23 @@ fi
 		cmds "$first_blk" | awk -F'\t' '$1 == "reboot" { on = 1 } on'
 		[ -z "$back_blk" ] || cmds "$back_blk" | awk -F'\t' '$1 == "reboot" { exit } 1'
 		cmds 1 "$work/fleet-back" ;;
+	fallback)
+		# The README's build lines and its install of the tool; then a
+		# trial whose health check fails, and one whose kernel panics
+		# at boot: each rejected, the machine back on Debian's kernel
+		# by itself. The comments are what rcuqs-kernel status must
+		# then say (after "rejected: ").
+		cmds "$first_blk" | awk -F'\t' '/^apt install \$/ { exit } 1'
+		printf '%s\t%s\n' \
+			"printf '#!/bin/sh\\nexit 7\\n' >/etc/rcuqs/kernel-checks.d/50-fail && chmod 755 /etc/rcuqs/kernel-checks.d/50-fail" "an administrator's health check that fails" \
+			'apt install $(cat build/kernel-deb.install)' "armed by the kernel hook" \
+			reboot "the trial boot: its health check fails, and it reboots into Debian's kernel by itself" \
+			"rcuqs-kernel status" "the check /etc/rcuqs/kernel-checks.d/50-fail failed (exit 7)" \
+			"rm /etc/rcuqs/kernel-checks.d/50-fail && r=\$(cd /boot && ls vmlinuz-*rcuqs* | sed 's/^vmlinuz-//') && rcuqs-kernel trial \$r && printf '' | cpio --quiet -o -H newc >/boot/initrd.img-\$r" "tried again, its initramfs emptied: it panics at boot" \
+			reboot "the trial boot panics; panic=10 resets it; GRUB boots Debian's kernel" \
+			"rcuqs-kernel status" "it did not come up" ;;
 	esac
-	[ "$suite" = fleet ] || [ -z "$back_blk" ] || cmds "$back_blk"
+	case $suite in fleet | fallback) ;; *) [ -z "$back_blk" ] || cmds "$back_blk" ;; esac
 } >"$work/readme-cmds"
 if [ "$suite" = fleet ]; then
 	check "doc/fleet.md and README: the build host, the machine, the quick start from its trial boot on, the way back ($(wc -l <"$work/readme-cmds") lines)" \
@@ -352,6 +368,10 @@ fi
 # --- the boots -----------------------------------------------------------------
 reboots=$(awk -F'\t' '$1 == "reboot"' "$work/plan" | wc -l)
 maxboots=$((reboots + 3))
+# fallback: the boot rcuqs-kernel-assess.service reboots by itself, and
+# the one that panics.
+[ "$suite" != fallback ] || maxboots=$((maxboots + 2))
+panicked=
 b=0
 done=
 while [ "$b" -lt "$maxboots" ]; do
@@ -374,6 +394,13 @@ while [ "$b" -lt "$maxboots" ]; do
 	out=$logs/$(printf %02d "$b")-$slug.log
 	mv "$log.txt" "$out"
 	rm -f "$log"
+	if [ "$rc" = 125 ] && [ "$suite" = fallback ] && [ -z "$panicked" ] &&
+		grep -q 'Kernel panic - not syncing' "$work/badness" && grep -aq 'Rebooting in 10 seconds' "$out"; then
+		# The planned panic: the trial kernel with an empty initramfs.
+		panicked=$b
+		ok "boot $b: the trial kernel panicked as planned, and panic=10 reset it: $(cat "$work/badness"); $(grep -ao 'Rebooting in 10 seconds' "$out" | head -n1) ($(grep -ao "Booting \`[^']*'" "$out" | tail -n1); ${out#"$BUILD"/})"
+		continue
+	fi
 	if [ "$rc" = 125 ]; then
 		not_ok "boot $b: the kernel died, its console says: $(cat "$work/badness") (VM ended at once)" "$(grep -a -B 5 -A 25 -F "$(cat "$work/badness")" "$out" | head -40)"
 		break
@@ -382,9 +409,10 @@ while [ "$b" -lt "$maxboots" ]; do
 		not_ok "boot $b: QEMU ended within ${QS_BOOT_TIMEOUT} s" "$(tail -30 "$out")"
 		break
 	fi
-	uname=$(sed -n "s/^.*QS-BOOT $b: //p" "$out")
+	# The runner's count of boots: one less after a panic.
+	uname=$(sed -n "s/^.*QS-BOOT [0-9]*: //p" "$out" | head -n1)
 	if [ -z "$uname" ]; then
-		not_ok "boot $b: the runner started (QS-BOOT $b)" "$(tail -30 "$out")"
+		not_ok "boot $b: the runner started (QS-BOOT)" "$(tail -30 "$out")"
 		break
 	fi
 	entry=$(grep -ao "Booting \`[^']*'" "$out" | tail -n1)
@@ -460,6 +488,18 @@ while IFS="$tab" read -r cmd comment <&3; do
 		check "step $i: rcuqs-ctl verify says \"running state matches profile 'latency'\"" \
 			sh -c "printf '%s\n' \"\$1\" | grep -q \"running state matches profile 'latency'\"" sh "$(step_out "$i")" ;;
 	"rcuqs-kernel status"*)
+		if [ "$suite" = fallback ]; then
+			# On Debian's kernel again, by GRUB's default: the trial's
+			# kernel rejected, and why.
+			b=$(sed -n "/^QS-STEP $i: /q; s/^QS-BOOT \([0-9]*\): .*/\1/p" "$all" | tail -n1)
+			env=$(sed -n "s/^QS-GRUBENV $b: //p" "$all")
+			check "step $i: it runs on Debian's kernel ($run) by GRUB's default, no one-shot entry (grubenv: $(printf '%s' "$env" | tr '\n' ';'))" \
+				sh -c "case '$run' in *-amd64) ;; *) exit 1 ;; esac && ! printf '%s\n' \"\$1\" | grep -q '^next_entry=.'" sh "$env"
+			check "step $i: rcuqs-kernel status says the trial's kernel was rejected: $comment ($(step_out "$i" | grep '^last assessment' | head -n1))" \
+				sh -c "printf '%s\n' \"\$1\" | grep -qF -- \"\$2\" && printf '%s\n' \"\$1\" | grep -q '^last assessment: .*-rcuqs[^ ]* rejected: '" \
+				sh "$(step_out "$i")" "rejected: $comment"
+			continue
+		fi
 		# The boot it runs in is the new kernel's trial boot, armed by
 		# the kernel hook when apt installed it: GRUB's one-shot entry
 		# (spent as the boot started, the saved default still the kernel
@@ -492,17 +532,27 @@ while IFS="$tab" read -r cmd comment <&3; do
 	esac
 	prev=$cmd
 done 3<"$work/plan"
+if [ "$suite" = fallback ]; then
+	check "the trial kernel that panicked was booted (boot ${panicked:-none})" test -n "$panicked"
+	# Every boot after a rejection ran Debian's kernel: the runner's
+	# boots 3 on (1: the install, 2: the first trial).
+	rest=$(sed -n 's/^QS-BOOT \([0-9]*\): /\1 /p' "$all" | awk '$1 >= 3 { printf "%s%s", s, $2; s = " " }')
+	check "after each rejection, every boot ran Debian's kernel ($rest)" \
+		sh -c 'for u in $1; do case $u in *-amd64) ;; *) exit 1 ;; esac; done; [ -n "$1" ]' sh "$rest"
+fi
 first_uname=$(sed -n 's/^QS-BOOT 1: //p' "$all")
 check "boot 1 runs Debian's kernel ($first_uname)" sh -c "case '$first_uname' in *-amd64) ;; *) exit 1 ;; esac"
 fin=$(sed -n 's/^QS-FINAL uname: //p' "$all")
 left=$(sed -n 's/^QS-FINAL rcuqs packages installed: //p' "$all" | sed 's/ *$//')
-check "after the way back, GRUB boots Debian's kernel by default (${fin:-not reached})" sh -c "case '$fin' in *-amd64) ;; *) exit 1 ;; esac"
+check "at the end, GRUB boots Debian's kernel by default (${fin:-not reached})" sh -c "case '$fin' in *-amd64) ;; *) exit 1 ;; esac"
 # The README's way back purges rcuqs too; doc/fleet.md's keeps the tool.
 case $suite in
 fleet) want_left=rcuqs what="no linux-*rcuqs* package is installed, rcuqs (the tool) stays" ;;
+fallback) want_left="linux-headers-$(sed -n 's|.*/linux-headers-\([^_]*\)_.*|\1|p' "$inst") linux-image-$(sed -n 's|.*/linux-image-\([^_]*\)_.*|\1|p' "$inst") rcuqs"
+	what="the rejected kernel installed, not booted, and rcuqs" ;;
 *) want_left='' what="no rcuqs package is installed" ;;
 esac
-check "after the way back, $what (dpkg-query: ${left:-none})" sh -c "grep -q '^QS-FINAL rcuqs packages' '$all' && [ '$left' = '$want_left' ]"
+check "at the end, $what (dpkg-query: ${left:-none})" sh -c "grep -q '^QS-FINAL rcuqs packages' '$all' && [ '$left' = '$want_left' ]"
 out "1..$n"
 out "# check-quickstart $qsname: $((n - failed)) of $n passed, $failed failed, in $(elapsed); console logs in $logs"
 [ "$failed" = 0 ]
