@@ -96,13 +96,16 @@ check-kdeb-build:
 # kernel-repo after the same build, the packages installed from that
 # repository with apt, the same quick start from the trial boot on, back
 # with doc/fleet.md's one-command purge: $(RESULTS)/quickstart-fleet.tap
-# and quickstart-fleet/. SUITE=bookworm, trixie or fleet runs one. Needs
+# and quickstart-fleet/. The fallback (Debian 12): a trial whose health
+# check fails and one whose kernel panics, each rejected and the VM back
+# on Debian's kernel by itself: quickstart-fallback.tap and
+# quickstart-fallback/. SUITE=bookworm, trixie, fleet or fallback runs one. Needs
 # root; not part of make check; about 10 minutes a suite once its kernel
 # and root are built (tests/quickstart/README has the times).
 .PHONY: check-quickstart
 check-quickstart: deps
 	@mkdir -p $(RESULTS)
-	@rc=0; for s in $(or $(SUITE),bookworm trixie fleet); do \
+	@rc=0; for s in $(or $(SUITE),bookworm trixie fleet fallback); do \
 		JOBS=$(or $(JOBS),2) ./tests/quickstart/check-quickstart.sh $$s || rc=1; \
 	done; exit $$rc
 
