@@ -16,7 +16,9 @@
 # A lean kernel (release ending in -lean: "make kernel-deb" without
 # KCONFIG, tinyconfig, to try the packaging) boots no real machine: it is
 # refused unless --allow-lean (tests). In a baseline that also has a
-# kernel of a real configuration, the meta-packages ignore lean ones.
+# kernel of a real configuration, the meta-packages ignore lean ones: a
+# real build added after a lean one of the same version takes over the
+# meta-packages of that version (made again, with a warning).
 #
 # The repository, DIR (--repo, or $REPO, or $BUILD/repo):
 #   pool/main/PACKAGE/PACKAGE_VERSION_amd64.deb
@@ -36,7 +38,13 @@
 #       "apt-get dist-upgrade" and unattended-upgrades follow it, plain
 #       "apt-get upgrade" keeps it back; doc/fleet.md). Older versions
 #       stay too: "apt-get install linux-image-rcuqs-6.1-amd64=VERSION"
-#       goes back to the build they name.
+#       goes back to the build they name. Every run checks them all
+#       against the pool as it is: one whose build is no longer there
+#       (deleted from pool/) is removed, one that names another build than
+#       the one its version now stands for (a lean kernel, where a real
+#       one came) is made again; and the index is refused if any
+#       meta-package's Depends is not in it. So apt can install each,
+#       and the highest is the newest kernel's.
 #   dists/rcuqs/main/binary-amd64/Packages{,.gz}, dists/rcuqs/Release,
 #   InRelease, Release.gpg
 #       apt's index, suite and codename "rcuqs", component main,
@@ -47,8 +55,11 @@
 #       /etc/apt/keyrings/ on the machines
 #   rcuqs.sources
 #       the apt source (deb822) for /etc/apt/sources.list.d/: URIs is
-#       file:DIR, or --uri's (the repository's address once it is served
-#       over HTTP), Signed-By the keyring above in /etc/apt/keyrings/,
+#       file:DIR, DIR percent-encoded (a space %20, '%' %25, bytes
+#       outside ASCII each: apt reads a space as the URI's end, and
+#       decodes %XX), or --uri's (the repository's address once it is
+#       served over HTTP; refused with a space or control character in
+#       it), Signed-By the keyring above in /etc/apt/keyrings/,
 #       where apt's sources.list(5) puts keys the administrator manages
 #       (/usr/share/keyrings is for keys a package installs)
 #
@@ -81,7 +92,8 @@
 # package per distribution unless told otherwise (Limit), while the pool
 # here keeps every build for rollbacks. What apt-ftparchive does not do
 # (pruning old builds, several suites) a fleet of one baseline's kernels
-# does not need; delete files from pool/ and run this again to prune.
+# does not need; delete files from pool/ and run this again to prune
+# (the meta-packages that named them go too).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -111,6 +123,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$repo" ] || usage
+case $uri in
+*[[:space:]]* | *[[:cntrl:]]*)
+	die "--uri '$uri': a URI holds no spaces or control characters (apt would read a malformed source); percent-encode them, a space as %20" ;;
+esac
 
 # The tools, and the Debian package each comes in.
 missing=""
@@ -272,9 +288,15 @@ for d in "$new"/pool/main/linux-image-*-rcuqs*/*.deb; do
 	case $rel in *-lean) lean=1 ;; esac
 	printf '%s\t%s\t%s\n' "$(printf '%s' "$rel" | cut -d. -f1,2)" "$lean" "$p" >>"$images"
 done
+# The kernels a meta-package may depend on, "BASELINE PACKAGE VERSION
+# MAINTAINER": a baseline's real kernels, its lean ones only where it has
+# no other.
+eligible=$tmp/eligible
+awk -F '\t' -v OFS='\t' 'NR == FNR { if ($2 == 0) real[$1] = 1; next }
+	$2 == 0 || !($1 in real) { print $1, $3, $4, $5 }' "$images" "$images" >"$eligible"
 
 # meta NAME VERSION DEPENDS MAINTAINER SUMMARY TEXT: the meta-package NAME
-# at VERSION, made once (a version's meta-package never changes).
+# at VERSION, made unless it is there.
 meta() {
 	out=$new/pool/main/$1/${1}_${2#*:}_amd64.deb
 	[ ! -e "$out" ] || return 0
@@ -298,28 +320,92 @@ meta() {
 	chmod 0644 "$out"
 	say "made $1 $2 (Depends: $3)"
 }
+# meta_image BASELINE VERSION KERNEL MAINTAINER: the baseline's image
+# meta-package at VERSION, depending on KERNEL (linux-image-RELEASE).
+meta_image() {
+	meta "linux-image-rcuqs-$1-amd64" "$2" "$3 (= $2)" "$4" \
+		"Linux $1 with rcuqs, newest build (meta-package)" \
+		"This package depends on the newest rcuqs kernel of the $1 baseline in this repository: Debian's linux-source-$1 with the rcuqs patch series, here $3 $2. Installed, it makes apt install each newer build when it is added to the repository, as linux-image-amd64 does for Debian's kernels."
+}
+# meta_headers BASELINE VERSION RELEASE MAINTAINER: its headers one.
+meta_headers() {
+	meta "linux-headers-rcuqs-$1-amd64" "$2" "linux-headers-$3 (= $2)" "$4" \
+		"Header files for Linux $1 with rcuqs, newest build (meta-package)" \
+		"This package depends on the header files of the newest rcuqs kernel of the $1 baseline in this repository, linux-headers-$3 $2, for building modules (DKMS) against it."
+}
+# has_headers RELEASE VERSION: the pool has that build's headers.
+has_headers() {
+	[ -f "$new/pool/main/linux-headers-$1/linux-headers-${1}_${2#*:}_amd64.deb" ]
+}
 
+# The meta-packages already in the pool (older versions stay, for going
+# back to the build they name), checked against the pool as it is now,
+# so that apt never sees one that it cannot install and the highest
+# version is the newest kernel's: one whose kernel is gone (its .deb
+# deleted from pool/ to prune it) is removed; one that depends on
+# another kernel than the one of its version that the meta-packages
+# choose now (a lean kernel, where a real one came since) is made again.
+for d in "$new"/pool/main/linux-image-rcuqs-*-amd64/*.deb "$new"/pool/main/linux-headers-rcuqs-*-amd64/*.deb; do
+	[ -f "$d" ] || continue
+	p=$(dpkg-deb --show --showformat='${Package}\t${Version}\t${Depends}' "$d")
+	mpkg=$(printf '%s\n' "$p" | cut -f 1)
+	mver=$(printf '%s\n' "$p" | cut -f 2)
+	mdep=$(printf '%s\n' "$p" | cut -f 3)
+	case $mpkg in
+	linux-image-*) kind=image base=${mpkg#linux-image-rcuqs-} ;;
+	*) kind=headers base=${mpkg#linux-headers-rcuqs-} ;;
+	esac
+	base=${base%-amd64}
+	k=$(awk -F '\t' -v OFS='\t' -v b="$base" -v v="$mver" '$1 == b && $3 == v { print $2, $4; exit }' "$eligible")
+	kp=${k%%"$(printf '\t')"*} km=${k#*"$(printf '\t')"}
+	rel=${kp#linux-image-}
+	w=""
+	if [ -n "$kp" ]; then
+		if [ "$kind" = image ]; then
+			w="$kp (= $mver)"
+		elif has_headers "$rel" "$mver"; then
+			w="linux-headers-$rel (= $mver)"
+		fi
+	fi
+	[ "$w" != "$mdep" ] || continue
+	rm -f "$d"
+	if [ -n "$w" ]; then
+		case $mdep in
+		*-lean" "*) why="a kernel of a real configuration over a lean one of the same version" ;;
+		*) why="the build of that version the meta-packages choose now" ;;
+		esac
+		say "WARNING: $mpkg $mver: made again, Depends: $w instead of $mdep ($why); machines that installed $mpkg $mver keep the old one until a newer build"
+		if [ "$kind" = image ]; then meta_image "$base" "$mver" "$kp" "$km"; else meta_headers "$base" "$mver" "$rel" "$km"; fi
+		continue
+	fi
+	dp=${mdep%% *}
+	dr=${dp#linux-image-} dr=${dr#linux-headers-}
+	if [ ! -f "$new/pool/main/$dp/${dp}_${mver#*:}_amd64.deb" ]; then
+		why="$dp $mver is no longer in the pool"
+	elif [ ! -f "$new/pool/main/linux-image-$dr/linux-image-${dr}_${mver#*:}_amd64.deb" ]; then
+		why="the kernel image of $dp $mver, linux-image-$dr, is no longer in the pool"
+	else
+		why="$dp $mver is a lean kernel's, and the $base baseline has kernels of a real configuration"
+	fi
+	say "removed $mpkg $mver: $why"
+	rmdir "${d%/*}" 2>/dev/null || :
+done
+
+# Per baseline, the meta-packages at the newest kernel's version.
 metas=""
-for base in $(cut -f 1 "$images" | sort -u); do
-	# Lean kernels only where the baseline has no other.
-	real=$(awk -F '\t' -v b="$base" '$1 == b && $2 == 0' "$images" | wc -l)
+for base in $(cut -f 1 "$eligible" | sort -u); do
 	newest="" nver="" nmaint=""
-	while IFS="$(printf '\t')" read -r b lean p v maint; do
+	while IFS="$(printf '\t')" read -r b p v maint; do
 		[ "$b" = "$base" ] || continue
-		[ "$lean" = 0 ] || [ "$real" -eq 0 ] || continue
 		if [ -z "$nver" ] || dpkg --compare-versions "$v" gt "$nver"; then
 			newest=$p nver=$v nmaint=$maint
 		fi
-	done <"$images"
+	done <"$eligible"
 	rel=${newest#linux-image-}
-	meta "linux-image-rcuqs-$base-amd64" "$nver" "$newest (= $nver)" "$nmaint" \
-		"Linux $base with rcuqs, newest build (meta-package)" \
-		"This package depends on the newest rcuqs kernel of the $base baseline in this repository: Debian's linux-source-$base with the rcuqs patch series, here linux-image-$rel $nver. Installed, it makes apt install each newer build when it is added to the repository, as linux-image-amd64 does for Debian's kernels."
-	metas="$metas linux-image-rcuqs-$base-amd64=$nver->linux-image-$rel"
-	if [ -f "$new/pool/main/linux-headers-$rel/linux-headers-${rel}_${nver#*:}_amd64.deb" ]; then
-		meta "linux-headers-rcuqs-$base-amd64" "$nver" "linux-headers-$rel (= $nver)" "$nmaint" \
-			"Header files for Linux $base with rcuqs, newest build (meta-package)" \
-			"This package depends on the header files of the newest rcuqs kernel of the $base baseline in this repository, linux-headers-$rel $nver, for building modules (DKMS) against it."
+	meta_image "$base" "$nver" "$newest" "$nmaint"
+	metas="$metas linux-image-rcuqs-$base-amd64=$nver->$newest"
+	if has_headers "$rel" "$nver"; then
+		meta_headers "$base" "$nver" "$rel" "$nmaint"
 	fi
 done
 
@@ -394,6 +480,20 @@ say "signing key $fpr"
 if [ -s "$tmp/ftp.err" ]; then
 	die "apt-ftparchive packages complained: $(cat "$tmp/ftp.err")"
 fi
+# Every meta-package's Depends, PACKAGE (= VERSION), is in the index: one
+# that is not makes "apt-get install" of the meta-package fail everywhere.
+bad=$(awk -v RS= '{
+	p = v = d = ""
+	n = split($0, l, "\n")
+	for (i = 1; i <= n; i++) {
+		if (l[i] ~ /^Package: /) p = substr(l[i], 10)
+		else if (l[i] ~ /^Version: /) v = substr(l[i], 10)
+		else if (l[i] ~ /^Depends: /) d = substr(l[i], 10)
+	}
+	have[p " (= " v ")"] = 1
+	if (p ~ /^linux-(image|headers)-rcuqs-.*-amd64$/) dep[p " " v] = d
+} END { for (m in dep) if (!(dep[m] in have)) print m " (Depends: " dep[m] ")" }' "$new/dists/rcuqs/main/binary-amd64/Packages")
+[ -z "$bad" ] || die "meta-packages that depend on what the repository lacks: $bad"
 gzip -9n -c "$new/dists/rcuqs/main/binary-amd64/Packages" >"$new/dists/rcuqs/main/binary-amd64/Packages.gz"
 apt-ftparchive \
 	-o APT::FTPArchive::Release::Origin=rcuqs \
@@ -417,13 +517,32 @@ gpg_ --export "$fpr" >"$new/rcuqs-archive-keyring.gpg"
 [ -s "$new/rcuqs-archive-keyring.gpg" ] || die "gpg exported nothing for $fpr"
 chmod 0644 "$new/rcuqs-archive-keyring.gpg"
 # apt's own check (gpgv, the exported key), before anything is published.
-err=$(gpgv --keyring "$new/rcuqs-archive-keyring.gpg" "$new/dists/rcuqs/InRelease" 2>&1) ||
+# (gnupg-ring:, or gpgv takes a path with a ':' for a URL and refuses it)
+err=$(gpgv --keyring "gnupg-ring:$new/rcuqs-archive-keyring.gpg" "$new/dists/rcuqs/InRelease" 2>&1) ||
 	die "the new InRelease does not verify with the exported key: $err"
-err=$(gpgv --keyring "$new/rcuqs-archive-keyring.gpg" \
+err=$(gpgv --keyring "gnupg-ring:$new/rcuqs-archive-keyring.gpg" \
 	"$new/dists/rcuqs/Release.gpg" "$new/dists/rcuqs/Release" 2>&1) ||
 	die "the new Release.gpg does not verify with the exported key: $err"
 
-[ -n "$uri" ] || uri=file:$repo
+# file:DIR, DIR percent-encoded: apt reads a space as the end of the URI
+# (a malformed source, and then no source at all) and decodes %XX; every
+# byte but RFC 3986's unreserved ones and those it allows in a path as
+# they are, %XX (a space %20, '%' %25, UTF-8 bytes each).
+uri_path() {
+	printf '%s' "$1" | od -An -v -tx1 | awk '
+	BEGIN {
+		for (i = 0; i < 256; i++) code[sprintf("%02x", i)] = i
+		keep = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/:@!$&\047()*+,;="
+	}
+	{
+		for (i = 1; i <= NF; i++) {
+			c = code[$i]
+			if (c > 32 && c < 127 && index(keep, sprintf("%c", c))) printf "%c", c
+			else printf "%%%s", toupper($i)
+		}
+	}'
+}
+[ -n "$uri" ] || uri=file:$(uri_path "$repo")
 cat >"$new/rcuqs.sources" <<EOF
 # rcuqs's kernels and tool, from kernel-repo.sh on $(hostname).
 # On each machine: this file in /etc/apt/sources.list.d/, and
@@ -461,7 +580,14 @@ say "$repo: $added package(s) added, signed with $fpr"
 for m in $metas; do
 	say "  ${m%%=*} ${m#*=}" | sed 's/->/ -> /'
 done
+# shq STRING: STRING quoted for a shell's command line where it needs it.
+shq() {
+	case $1 in
+	*[!A-Za-z0-9_./:@%+=,-]*) printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
 say "on each machine (doc/fleet.md):"
-echo "    install -m 0644 $repo/rcuqs-archive-keyring.gpg /etc/apt/keyrings/"
-echo "    install -m 0644 $repo/rcuqs.sources /etc/apt/sources.list.d/"
+echo "    install -m 0644 $(shq "$repo/rcuqs-archive-keyring.gpg") /etc/apt/keyrings/"
+echo "    install -m 0644 $(shq "$repo/rcuqs.sources") /etc/apt/sources.list.d/"
 echo "    apt-get update && apt-get install linux-image-rcuqs-BASELINE-amd64 rcuqs"

@@ -7,15 +7,17 @@
 # The kernels are fake packages made here with dpkg-deb, named as
 # bindeb-pkg names them (linux-image-6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2,
 # a small /boot/vmlinuz-6.1.192-rcuqs2-lean, its linux-headers), three
-# builds of 6.1 one after the other (6.1.192, .193, .194), and kernels of
-# 6.12 and 7.3 for the meta-packages' choice of the newest.
+# builds of 6.1 one after the other (6.1.192, .193, .194), a real 6.1.194
+# (no -lean), and kernels of 6.12 and 7.3 for the meta-packages' choice of
+# the newest.
 #
 #   - refusals, each naming the file and why, the repository as it was
 #     (every file, byte for byte) and nothing left beside it: a lean kernel
 #     without --allow-lean, a file that is no .deb, a truncated .deb, a
 #     missing file, a directory, linux-libc-dev, a package of another
 #     name; a good package named with a bad one adds neither; a key that
-#     cannot sign fails after the new state was half built;
+#     cannot sign fails after the new state was half built; a --uri with a
+#     space;
 #   - the repository: pool, Packages{,.gz}, Release with Origin, Label,
 #     Suite, Codename, Components, Architectures; InRelease and
 #     Release.gpg verified by gpgv with the exported keyring; rcuqs.sources
@@ -23,17 +25,29 @@
 #     kernel's by dpkg's order (6.12.118 over 6.12.95 added later; a real
 #     7.3 kernel over a lean one with a higher version), their Depends
 #     that exact build; headers meta-packages only where headers are;
-#     older builds kept, a file added again left alone, a rebuild of the
-#     same version replaced with a warning; the throwaway key made once
-#     and said loudly, the same key taken as --key GNUPGHOME and --key
-#     FILE, no gpg-agent left running; a run with no DEB takes $BUILD's
-#     kernels and tool and leaves out -lean and -dbg;
+#     every Depends of every meta-package version in Packages; older
+#     builds kept, a file added again left alone, a rebuild of the same
+#     version replaced with a warning; the throwaway key made once and
+#     said loudly, the same key taken as --key GNUPGHOME and --key FILE,
+#     no gpg-agent left running; a run with no DEB takes $BUILD's kernels
+#     and tool and leaves out -lean and -dbg;
+#   - other repositories, each made for one case: a lean build then the
+#     real build of the same version: the meta-packages made again on the
+#     real one, as the summary says, none left on a lean kernel; the
+#     newest build's image deleted from pool/ and a run again: its
+#     meta-packages removed, the build before the newest, the older ones
+#     kept, every Depends in Packages; a repository path with a space, and
+#     one with ':', a quote, '%41', 'é' and '#': URIs in rcuqs.sources
+#     percent-encoded, the summary's install line quoted;
 #   - in a throwaway Debian 12 root (tests/deb/root.sh's cache, only the
-#     repository as apt source, bind-mounted read-only at its own path in
-#     a mount namespace of each command's own, so nothing stays mounted):
+#     repository as apt source, bind-mounted read-only at /srv/rcuqs-repo
+#     in a mount namespace of each command's own, so nothing stays
+#     mounted):
 #     rcuqs.sources and the keyring as doc/fleet.md installs them; apt-get
-#     update without a warning; "apt-get install
-#     linux-image-rcuqs-6.1-amd64 rcuqs" installs the newest build; after
+#     update without a warning; doc/fleet.md's install ("apt-get install
+#     linux-image-rcuqs-6.1-amd64 rcuqs", or "apt-get install rcuqs" then
+#     "apt-get install linux-image-rcuqs-6.1-amd64") installs the newest
+#     build; after
 #     a second build, plain "apt-get upgrade" keeps the meta-package back
 #     (a new package name), "apt-get upgrade --with-new-pkgs" (and, as
 #     simulations, "apt upgrade" and "apt-get full-upgrade") moves to it;
@@ -43,7 +57,13 @@
 #     doc/fleet.md goes back a build and holds there, unhold follows again;
 #     the way back of doc/fleet.md leaves no rcuqs kernel installed;
 #   - self-tests: a repository whose InRelease, or whose Packages, was
-#     changed after signing is refused by apt-get update (and gpgv).
+#     changed after signing is refused by apt-get update (and gpgv);
+#   - then in the root the other repositories, each bound at its own path
+#     (a space in it too) and its rcuqs.sources as kernel-repo.sh wrote
+#     it: with a space, and with ':', a quote, '%41'..., in the path,
+#     apt-get update without a warning and a package fetched; the pruned
+#     one, "apt-get install linux-image-rcuqs-6.1-amd64
+#     linux-headers-rcuqs-6.1-amd64" installs the build before.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -124,6 +144,7 @@ kernel 6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2
 kernel 6.1.194-rcuqs2-lean 6.1.194-1+rcuqs2
 kernel 6.12.118-rcuqs2-lean 6.12.118-1~deb12u1+rcuqs2
 kernel 6.12.95-rcuqs2-lean 6.12.95-1~bpo12+1+rcuqs2
+kernel 6.1.194-rcuqs2 6.1.194-1+rcuqs2
 fake_deb linux-image-7.3.4-rcuqs2 7.3.4-1~bpo13+1+rcuqs2 /boot/vmlinuz-7.3.4-rcuqs2 "fake 7.3"
 fake_deb linux-image-7.3.5-rcuqs2-lean 7.3.5-1~bpo13+1+rcuqs2 /boot/vmlinuz-7.3.5-rcuqs2-lean "fake 7.3 lean"
 fake_deb linux-libc-dev 6.1.192-2+rcuqs2 /usr/include/linux/fake.h "/* fake */"
@@ -145,6 +166,13 @@ krun() {
 	BUILD=$scratch "$kr" --repo "$repo" "$@" >"$scratch/kr.out" 2>&1
 }
 kr_ok() { krun "$@" || { cat "$scratch/kr.out"; return 1; }; }
+# krx DIR ARGS: kernel-repo.sh on another repository, DIR, with the same
+# test key; output to $scratch/kr.out.
+krx() {
+	d=$1
+	shift
+	BUILD=$scratch "$kr" --repo "$d" "$@" >"$scratch/kr.out" 2>&1 || { cat "$scratch/kr.out"; return 1; }
+}
 
 # --- the first build ----------------------------------------------------------
 
@@ -211,6 +239,10 @@ mkdir -m 0700 "$scratch/in/gnupg"
 # shellcheck disable=SC2086
 GNUPGHOME=$scratch/in/gnupg check "refused: an unknown --key" \
 	refused "--key 0xDEADBEEF: no such secret key" --allow-lean --key 0xDEADBEEF $b2
+# shellcheck disable=SC2086
+check "refused: a --uri with a space (apt would read a malformed source), saying to write %20" \
+	refused "--uri 'http://build\.example\.org/rcuqs repo': a URI holds no spaces.*%20" \
+	--allow-lean --uri "http://build.example.org/rcuqs repo" $b2
 
 # --- the repository -----------------------------------------------------------
 
@@ -265,6 +297,25 @@ metas() {
 	! grep -q '^Package: linux-headers-rcuqs-7.3-amd64$' "$packages" || { echo "a 7.3 headers meta-package, with no 7.3 headers"; return 1; }
 }
 check "meta-packages: per baseline the newest kernel by dpkg's order (6.12.118 over 6.12.95; 7.3's real kernel over a lean one), Depends that exact build; headers only where there are headers" metas
+
+# deps_resolve PACKAGES: every Depends of every meta-package version in
+# PACKAGES is a package and version there (else apt-get install fails).
+deps_resolve() {
+	bad=$(awk -v RS= '{
+		p = v = d = ""
+		n = split($0, l, "\n")
+		for (i = 1; i <= n; i++) {
+			if (l[i] ~ /^Package: /) p = substr(l[i], 10)
+			else if (l[i] ~ /^Version: /) v = substr(l[i], 10)
+			else if (l[i] ~ /^Depends: /) d = substr(l[i], 10)
+		}
+		have[p " (= " v ")"] = 1
+		if (p ~ /^linux-(image|headers)-rcuqs-/) dep[p " " v] = d
+	} END { for (m in dep) if (!(dep[m] in have)) print m " -> " dep[m] }' "$1")
+	[ -z "$bad" ] || { echo "meta-packages whose Depends is not in Packages:"; echo "$bad"; return 1; }
+	grep -q '^Package: linux-image-rcuqs-' "$1" || { echo "no meta-package in $1"; return 1; }
+}
+check "meta-packages: every Depends of every version is a package and version in Packages" deps_resolve "$packages"
 
 meta_fields() {
 	m=$(ls "$repo"/pool/main/linux-image-rcuqs-6.1-amd64/*.deb) || return 1
@@ -347,6 +398,71 @@ scan() {
 	[ ! -e "$s/repo/pool/main/linux-image-6.1.193-rcuqs2-lean" ] || { echo "took the lean kernel"; return 1; }
 }
 check "no DEB: the kernels and rcuqs in \$BUILD, lean and -dbg left out with a note" scan
+
+# A lean build, then the real build of the same version: the real one
+# wins the meta-packages (made again at that version), as the summary
+# says; no meta-package of the baseline is left on a lean kernel.
+lean_then_real() {
+	d=$scratch/lean-real
+	# shellcheck disable=SC2086
+	krx "$d" --allow-lean $b2 && krx "$d" --allow-lean $b3 || return 1
+	# shellcheck disable=SC2046
+	krx "$d" $(k 6.1.194-rcuqs2 6.1.194-1+rcuqs2) || return 1
+	packages=$d/dists/rcuqs/main/binary-amd64/Packages
+	meta_is linux-image-rcuqs-6.1-amd64 6.1.194-1+rcuqs2 "linux-image-6.1.194-rcuqs2 (= 6.1.194-1+rcuqs2)" &&
+		meta_is linux-headers-rcuqs-6.1-amd64 6.1.194-1+rcuqs2 "linux-headers-6.1.194-rcuqs2 (= 6.1.194-1+rcuqs2)" ||
+		{ cat "$scratch/kr.out"; return 1; }
+	grep -qx 'kernel-repo:   linux-image-rcuqs-6.1-amd64 6.1.194-1+rcuqs2 -> linux-image-6.1.194-rcuqs2' "$scratch/kr.out" ||
+		{ echo "the summary:"; cat "$scratch/kr.out"; return 1; }
+	! grep -q '^Depends: linux-.*-lean ' "$packages" || { echo "a meta-package on a lean kernel:"; grep '^Depends: ' "$packages"; return 1; }
+	deps_resolve "$packages"
+}
+check "meta-packages: a lean build, then the real build of the same version: the real one in their Depends (made again), as the summary says" lean_then_real
+
+# doc/fleet.md's pruning: the newest build's image deleted from pool/,
+# kernel-repo.sh run again: the meta-packages that named it go, the
+# build before is the newest again, the older ones stay.
+pruned() {
+	d=$scratch/pruned
+	# shellcheck disable=SC2086
+	krx "$d" --allow-lean $b1 "$tool" && krx "$d" --allow-lean $b2 && krx "$d" --allow-lean $b3 || return 1
+	rm "$d/pool/main/linux-image-6.1.194-rcuqs2-lean/linux-image-6.1.194-rcuqs2-lean_6.1.194-1+rcuqs2_amd64.deb" || return 1
+	krx "$d" "$tool" || return 1
+	packages=$d/dists/rcuqs/main/binary-amd64/Packages
+	meta_is linux-image-rcuqs-6.1-amd64 6.1.193-1+rcuqs2 "linux-image-6.1.193-rcuqs2-lean (= 6.1.193-1+rcuqs2)" &&
+		meta_is linux-headers-rcuqs-6.1-amd64 6.1.193-1+rcuqs2 "linux-headers-6.1.193-rcuqs2-lean (= 6.1.193-1+rcuqs2)" ||
+		{ cat "$scratch/kr.out"; return 1; }
+	grep -q '^kernel-repo: removed linux-image-rcuqs-6.1-amd64 6.1.194-1+rcuqs2: linux-image-6.1.194-rcuqs2-lean 6.1.194-1+rcuqs2 is no longer in the pool' "$scratch/kr.out" ||
+		{ cat "$scratch/kr.out"; return 1; }
+	[ "$(grep -c '^Package: linux-image-rcuqs-6.1-amd64$' "$packages")" = 2 ] ||
+		{ echo "not two 6.1 meta-package versions (6.1.192, 6.1.193):"; grep -A1 '^Package: linux-image-rcuqs' "$packages"; return 1; }
+	deps_resolve "$packages"
+}
+check "pool: the newest build's image deleted from pool/ and kernel-repo run again: its meta-packages go, the build before is the newest, every Depends in Packages" pruned
+
+# A repository at a path with a space, and one with ':', '%41', UTF-8,
+# '#' and a quote: rcuqs.sources' URIs is one word, percent-encoded.
+spaced="$scratch/fleet repo"
+odd="$scratch/odd: 100%41 é#'x"
+# encoded DIR TAIL: DIR's repository added, its URIs ends with TAIL.
+encoded() {
+	# shellcheck disable=SC2086
+	krx "$1" --allow-lean $b1 "$tool" || return 1
+	u=$(sed -n 's/^URIs: //p' "$1/rcuqs.sources")
+	case $u in
+	file:/*"$2") ;;
+	*) echo "URIs: '$u', want file:...$2"; return 1 ;;
+	esac
+	case $u in *[[:space:]]*) echo "URIs: '$u' has a space"; return 1 ;; esac
+	# The summary's install line, read by a shell, names the file.
+	dir=$1
+	l=$(sed -n 's/^    \(install -m 0644 .*rcuqs\.sources.*\)$/\1/p' "$scratch/kr.out")
+	eval "set -- $l"
+	[ "${4-}" = "$dir/rcuqs.sources" ] || { echo "the install line, to a shell: '${4-}':"; cat "$scratch/kr.out"; return 1; }
+}
+check "rcuqs.sources: a repository path with a space, URIs file:.../fleet%20repo" encoded "$spaced" /fleet%20repo
+check "rcuqs.sources: a path with ':', a quote, spaces, '%41', 'é' and '#': all but ':' and the quote percent-encoded" \
+	encoded "$odd" "/odd:%20100%2541%20%C3%A9%23'x"
 # No gpg-agent that kernel-repo.sh started is left (one ends at once).
 no_agents() {
 	i=0
@@ -393,12 +509,22 @@ printf '%s\n' 'APT::Get::Assume-Yes "true";' 'Dpkg::Use-Pty "0";' >"$root/etc/ap
 fleet=$top/doc/fleet.md
 way_back=$(sed -n 's/^    \(apt-get purge .*rcuqs.*\)$/\1/p' "$fleet" | head -n 1)
 uu_line=$(sed -n 's/^ *\(Unattended-Upgrade::Origins-Pattern:: .*\)$/\1/p' "$fleet" | head -n 1)
+# The install, one command for the meta-package and rcuqs, or rcuqs first
+# and the meta-package after: one indented line each, in the doc's order.
+install_lines=$(sed -n 's/^    \(apt-get install \(linux-image-rcuqs-6\.1-amd64 rcuqs\|rcuqs\|linux-image-rcuqs-6\.1-amd64\)\)$/\1/p' "$fleet")
 doc_lines() {
 	[ -n "$way_back" ] || { echo "doc/fleet.md: no indented 'apt-get purge ...rcuqs...' line"; return 1; }
 	[ -n "$uu_line" ] || { echo "doc/fleet.md: no indented Unattended-Upgrade::Origins-Pattern:: line"; return 1; }
+	case $install_lines in
+	"apt-get install linux-image-rcuqs-6.1-amd64 rcuqs" | "apt-get install rcuqs
+apt-get install linux-image-rcuqs-6.1-amd64") ;;
+	*)
+		echo "doc/fleet.md: not 'apt-get install linux-image-rcuqs-6.1-amd64 rcuqs', nor 'apt-get install rcuqs' then 'apt-get install linux-image-rcuqs-6.1-amd64' (indented): '$install_lines'"
+		return 1
+		;;
+	esac
 	for l in "install -m 0644 rcuqs-archive-keyring.gpg /etc/apt/keyrings/" \
-		"install -m 0644 rcuqs.sources /etc/apt/sources.list.d/" \
-		"apt-get install linux-image-rcuqs-6.1-amd64 rcuqs" "apt-get upgrade --with-new-pkgs"; do
+		"install -m 0644 rcuqs.sources /etc/apt/sources.list.d/" "apt-get upgrade --with-new-pkgs"; do
 		grep -qF -- "$l" "$fleet" || { echo "doc/fleet.md lacks '$l'"; return 1; }
 	done
 }
@@ -439,13 +565,17 @@ has_state() {
 apt_ok() { in_root "$@" >"$scratch/apt.out" 2>&1 </dev/null || { tail -n 30 "$scratch/apt.out"; return 1; }; }
 
 install_first() {
-	apt_ok apt-get install linux-image-rcuqs-6.1-amd64 rcuqs || return 1
+	[ -n "$install_lines" ] || { echo "doc/fleet.md: no install line"; return 1; }
+	printf '%s\n' "$install_lines" | while read -r l; do
+		# shellcheck disable=SC2086
+		apt_ok $l || exit 1
+	done || return 1
 	has_state "linux-image-6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2" "linux-image-rcuqs-6.1-amd64 6.1.192-2+rcuqs2" || return 1
 	[ -f "$root/boot/vmlinuz-6.1.192-rcuqs2-lean" ] || { echo "no /boot/vmlinuz-6.1.192-rcuqs2-lean"; return 1; }
 	v=$(in_root dpkg-query -W -f='${Version}' rcuqs)
 	[ "$v" = "$toolv" ] || { echo "rcuqs: '$v', want $toolv"; return 1; }
 }
-check "machine: apt-get install linux-image-rcuqs-6.1-amd64 rcuqs: the build the meta-package names, and rcuqs $toolv" install_first
+check "machine: doc/fleet.md's install ($(echo $install_lines | sed 's/ apt-get/, then apt-get/')): the build the meta-package names, and rcuqs $toolv" install_first
 
 # The second build.
 # shellcheck disable=SC2086
@@ -559,6 +689,45 @@ expect_fail "self-test: apt-get update refuses a repository whose Packages was c
 	'Hash Sum|unexpected size|Hashes of expected file' update_clean
 repo_src=$repo
 check "self-test: the untouched repository updates cleanly again" update_clean
+
+# --- other repositories, as kernel-repo.sh wrote them ----------------------------
+
+# use_repo DIR: the root's apt source is DIR's rcuqs.sources exactly as
+# kernel-repo.sh wrote it, its file: URI of DIR: DIR is bound at its own
+# path in the root (each folder above it there opened to apt's _apt user,
+# a throwaway root's /root included). Not in a test: it sets repo_src and
+# mnt for every command in the root after it.
+use_repo() {
+	repo_src=$1 mnt=$1
+	mkdir -p "$root$mnt"
+	p=$mnt
+	while [ "$p" != / ]; do
+		chmod 0755 "$root$p"
+		p=$(dirname "$p")
+	done
+	install -m 0644 "$1/rcuqs-archive-keyring.gpg" "$root/etc/apt/keyrings/" 2>/dev/null
+	install -m 0644 "$1/rcuqs.sources" "$root/etc/apt/sources.list.d/rcuqs.sources" 2>/dev/null
+}
+# fetched: apt-get update with no warning, and the 6.1 build's image
+# fetched from the pool (download only).
+fetched() {
+	update_clean || return 1
+	apt_ok apt-get install --download-only linux-image-6.1.192-rcuqs2-lean || return 1
+	grep -q '^Get:.* linux-image-6.1.192-rcuqs2-lean ' "$scratch/apt.out" || { cat "$scratch/apt.out"; return 1; }
+}
+use_repo "$spaced"
+check "machine: the rcuqs.sources of a repository whose path has a space: apt-get update without a warning, a package fetched from it" fetched
+use_repo "$odd"
+check "machine: the rcuqs.sources of a repository whose path has ':', a quote, spaces, '%41', 'é' and '#': apt-get update, a package fetched" fetched
+# The pruned repository: the meta-packages install.
+install_pruned() {
+	update_clean || return 1
+	apt_ok apt-get install linux-image-rcuqs-6.1-amd64 linux-headers-rcuqs-6.1-amd64 || return 1
+	has_state "linux-image-6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2" "linux-headers-6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2" \
+		"linux-image-rcuqs-6.1-amd64 6.1.193-1+rcuqs2" "linux-headers-rcuqs-6.1-amd64 6.1.193-1+rcuqs2"
+}
+use_repo "$scratch/pruned"
+check "machine: after the newest build's image was deleted from pool/, apt-get install linux-image-rcuqs-6.1-amd64 linux-headers-rcuqs-6.1-amd64 installs the build before" install_pruned
 
 nothing_mounted() {
 	m=$(findmnt -rn -o TARGET | grep "^$scratch" || :)
