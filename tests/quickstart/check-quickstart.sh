@@ -147,15 +147,17 @@ fi
 		# trial whose health check fails, and one whose kernel panics
 		# at boot: each rejected, the machine back on Debian's kernel
 		# by itself. The comments are what rcuqs-kernel status must
-		# then say (after "rejected: ").
+		# then say (after "rejected: "); a reboot's must not say
+		# "Debian's kernel" (the runner would pick that entry, as the
+		# way back's reboot asks).
 		cmds "$first_blk" | awk -F'\t' '/^apt install \$/ { exit } 1'
 		printf '%s\t%s\n' \
 			"printf '#!/bin/sh\\nexit 7\\n' >/etc/rcuqs/kernel-checks.d/50-fail && chmod 755 /etc/rcuqs/kernel-checks.d/50-fail" "an administrator's health check that fails" \
 			'apt install $(cat build/kernel-deb.install)' "armed by the kernel hook" \
-			reboot "the trial boot: its health check fails, and it reboots into Debian's kernel by itself" \
+			reboot "the trial boot: its health check fails, and the assessment reboots by itself into the kernel that ran before" \
 			"rcuqs-kernel status" "the check /etc/rcuqs/kernel-checks.d/50-fail failed (exit 7)" \
 			"rm /etc/rcuqs/kernel-checks.d/50-fail && r=\$(cd /boot && ls vmlinuz-*rcuqs* | sed 's/^vmlinuz-//') && rcuqs-kernel trial \$r && printf '' | cpio --quiet -o -H newc >/boot/initrd.img-\$r" "tried again, its initramfs emptied: it panics at boot" \
-			reboot "the trial boot panics; panic=10 resets it; GRUB boots Debian's kernel" \
+			reboot "the trial boot panics; panic=10 resets it; GRUB boots its saved default" \
 			"rcuqs-kernel status" "it did not come up" ;;
 	esac
 	case $suite in fleet | fallback) ;; *) [ -z "$back_blk" ] || cmds "$back_blk" ;; esac
