@@ -500,6 +500,14 @@ while IFS="$tab" read -r cmd comment <&3; do
 			check "step $i: rcuqs-kernel status says the trial's kernel was rejected: $comment ($(step_out "$i" | grep '^last assessment' | head -n1))" \
 				sh -c "printf '%s\n' \"\$1\" | grep -qF -- \"\$2\" && printf '%s\n' \"\$1\" | grep -q '^last assessment: .*-rcuqs[^ ]* rejected: '" \
 				sh "$(step_out "$i")" "rejected: $comment"
+			case $comment in
+			"the check "*)
+				# The boot before: the trial kernel, GRUB's one-shot,
+				# ended by the assessment's own reboot.
+				tu=$(boot_line "$((b - 1))" BOOT) ts=$(boot_line "$((b - 1))" SYSTEM)
+				check "step $i: the boot before ran the kernel on trial ($tu) and the assessment rebooted it by itself (QS-SYSTEM: ${ts:-none})" \
+					sh -c "case '$tu' in *-rcuqs*) ;; *) exit 1 ;; esac && [ '$ts' = stopping ]" ;;
+			esac
 			continue
 		fi
 		# The boot it runs in is the new kernel's trial boot, armed by
