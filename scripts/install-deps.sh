@@ -35,6 +35,8 @@
 # repository, which make check tests (tests/repo/); sbsigntool, openssl
 # and systemd-boot-efi (a PE/COFF EFI binary to sign) test Secure Boot
 # signing (check-kdeb.sh, tests/trial/).
+# ansible-core runs the example playbook doc/ansible/rcuqs.yml against
+# fake roots (tests/ansible/); python3-apt is what its apt module needs.
 # debhelper (with dpkg-dev) builds the .deb of 'make deb'; lintian checks
 # it and debootstrap makes the throwaway Debian 12 root the package's
 # install/upgrade/purge test runs in ('make check'). Rules-Requires-Root:
@@ -45,7 +47,7 @@ PKGS="linux-source-6.1 qemu-system-x86 gcc make pkg-config libkmod-dev kmod
 dracut-core systemd bc bison flex libelf-dev libssl-dev cpio xz-utils perl
 libcmocka-dev mandoc git clang libclang-rt-14-dev python3 gnuplot-nox
 debhelper lintian debootstrap sbsigntool openssl systemd-boot-efi apt-utils
-gnupg"
+gnupg ansible-core python3-apt"
 KDEB_PKGS="build-essential dpkg-dev make gcc bc bison flex
 libelf-dev libssl-dev kmod cpio xz-utils perl patch rsync fakeroot lsb-release
 dwarves libdw-dev sbsigntool openssl git"
