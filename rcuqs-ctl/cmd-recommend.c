@@ -761,6 +761,7 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 const struct command cmd_recommend = {
 	"recommend", do_recommend, "[--seconds S] [--json]",
 	"sample over S seconds (0.1 to 3600) and name a profile or a parameter, or on a stock "
-	"kernel whether the rcuqs kernel would help, with the evidence; writes nothing",
+	"kernel the boot parameter that needs no build and whether the rcuqs kernel would help, "
+	"with the evidence; writes nothing",
 	"-s --seconds",
 };
