@@ -39,6 +39,24 @@
 #define NOHZ_FULL_MAX (64 << 10)
 #define STALL_TIMEOUT "module/rcupdate/parameters/rcu_cpu_stall_timeout"
 
+/*
+ * A stock kernel's step that needs no build: the boot parameter, how to
+ * set it with this tool (a staged local profile, which a stock kernel
+ * boots with), and what it costs. The figures are make bench's on 6.1's
+ * PREEMPT_DYNAMIC kernel, doc/bench-figures' dyn_*, each string on one
+ * line so that doc/bench-quotes holds it to them (make -C man check).
+ */
+#define NO_BUILD_PARAM "rcutree.jiffies_till_sched_qs=1"
+#define NO_BUILD_HOW "a local profile in /etc/rcuqs/profiles with include=default and " \
+	"that line, rcuqs-ctl set-profile --stage NAME, update-grub"
+#define NO_BUILD_FIGURES \
+	"measured on 6.1, PREEMPT_DYNAMIC: grace periods p50 36 ms against 300 ms by default"
+#define NO_BUILD_COST "RCU asks the looping CPU for a quiescent state after every jiffy " \
+	"a grace period waits on it: more interrupts and resched IPIs on the isolated CPU"
+/* What the rcuqs kernel adds, the same run's figures. */
+#define RCUQS_KERNEL_FIGURES \
+	"on 6.1, PREEMPT_DYNAMIC: p50 16 ms, the no-loop floor's 16 ms"
+
 /* Everything the decision reads besides the rates. */
 struct facts {
 	char *nohz_full;	/* malloc'd; "" when there are none */
@@ -69,6 +87,7 @@ struct verdict {
 	const char *profile;	/* the profile to switch to; NULL: no change */
 	const char *param;	/* else a parameter no shipped profile sets; NULL: none */
 	const char *kept;	/* with no change: why not "keep NAME"; NULL: keep */
+	const char *no_build;	/* stock: NO_BUILD_PARAM named, its figures; NULL: not */
 	struct reason why[6];
 	size_t n;
 	char own[640];		/* a reason that quotes kernel_limit_instead */
@@ -441,9 +460,12 @@ show:
 }
 
 /*
- * The stock kernel's verdict: the rcuqs kernel where a nohz_full CPU
- * spends most of its time in the kernel; what acts instead where its
- * knob could not (6.1, 6.12 under full or RT); no change otherwise.
+ * The stock kernel's verdict where a nohz_full CPU spends most of its
+ * time in the kernel: first the boot parameter that needs no build, with
+ * its cost, then what the rcuqs kernel adds, with its own (a build for
+ * every Debian kernel update); the parameter alone where the rcuqs
+ * kernel's knob could not act either (6.1, 6.12 under full or RT); no
+ * change otherwise.
  */
 static void decide_stock(const struct facts *f, const struct stock *st, struct verdict *v,
 			 const char **kernel)
@@ -477,11 +499,23 @@ static void decide_stock(const struct facts *f, const struct stock *st, struct v
 			 "rcutree.jiffies_till_sched_qs=1 on the kernel command line does, on this "
 			 "kernel too (%s)", f->preempt, kernel_limit_figures);
 		because(v, -1, 0, v->own2);
-		v->param = "rcutree.jiffies_till_sched_qs=1";
+		because(v, -1, 0, "it needs a reboot, no build (" NO_BUILD_HOW "); its cost: "
+			NO_BUILD_COST);
+		v->param = NO_BUILD_PARAM;
+		v->no_build = kernel_limit_figures;
 		return;
 	}
-	because(v, -1, 0, "the rcuqs kernel makes such a CPU report early: rcuqs-ctl "
-		"set-profile latency there (rcuqs-kernel(8) builds it from Debian's sources)");
+	because(v, -1, 0, "first, with no build: " NO_BUILD_PARAM " on the kernel command "
+		"line and a reboot (" NO_BUILD_HOW "): RCU asks such a CPU for its quiescent "
+		"state sooner (" NO_BUILD_FIGURES ")");
+	because(v, -1, 0, "its cost: " NO_BUILD_COST);
+	because(v, -1, 0, "what the rcuqs kernel adds, with rcuqs-ctl set-profile latency "
+		"there: grace periods shorter still (" RCUQS_KERNEL_FIGURES "), with fewer "
+		"interrupts on the isolated CPU");
+	because(v, -1, 0, "its cost: a kernel of your own: make kernel-deb builds it from "
+		"Debian's sources, again for every Debian kernel update (rcuqs-kernel(8) tries "
+		"each build at boot before GRUB boots it by default)");
+	v->no_build = NO_BUILD_FIGURES;
 	*kernel = series ? f->baseline : "";
 }
 
@@ -509,8 +543,9 @@ static void print_stock_text(const struct facts *f, struct stock *st, bool have_
 		printf("\n");
 	}
 	if (kernel)
-		printf("recommendation: the rcuqs kernel%s%s, then set-profile latency\n",
-		       kernel[0] ? " for " : "", kernel);
+		printf("recommendation: %s on the kernel command line first (a reboot, no "
+		       "build); for more, the rcuqs kernel%s%s, then set-profile latency\n",
+		       NO_BUILD_PARAM, kernel[0] ? " for " : "", kernel);
 	else if (v->param)
 		printf("recommendation: %s, not the rcuqs kernel (its limit cannot act under "
 		       "preemption %s)\n", v->param, f->preempt);
@@ -552,6 +587,18 @@ static void print_stock_json(const struct facts *f, struct stock *st, bool have_
 	json_str(&j, "rcuqs_kernel_baseline", kernel && kernel[0] ? kernel : NULL);
 	json_str(&j, "recommendation", kernel ? "latency" : NULL);
 	json_str(&j, "parameter", v->param);
+	if (v->no_build) {
+		/* The step that needs no build, first where the kernel helps too. */
+		json_open(&j, "no_build", '{');
+		json_str(&j, "param", NO_BUILD_PARAM);
+		json_str(&j, "needs", "reboot");
+		json_str(&j, "how", NO_BUILD_HOW);
+		json_str(&j, "figures", v->no_build);
+		json_str(&j, "cost", NO_BUILD_COST);
+		json_close(&j, '}');
+	} else {
+		json_str(&j, "no_build", NULL);
+	}
 	json_evidence(&j, v);
 	json_close(&j, '}');
 	json_end(&j);
@@ -714,6 +761,7 @@ static int do_recommend(struct rcuqs_ctx *ctx, int argc, char **argv)
 const struct command cmd_recommend = {
 	"recommend", do_recommend, "[--seconds S] [--json]",
 	"sample over S seconds (0.1 to 3600) and name a profile or a parameter, or on a stock "
-	"kernel whether the rcuqs kernel would help, with the evidence; writes nothing",
+	"kernel the boot parameter that needs no build and whether the rcuqs kernel would help, "
+	"with the evidence; writes nothing",
 	"-s --seconds",
 };

@@ -17,6 +17,7 @@
 #include "here.h"
 #include "kernel.h"
 #include "kmeta.h"
+#include "ktrial.h"
 #include "output.h"
 #include "profile.h"
 #include "sysfs.h"
@@ -112,6 +113,86 @@ static void json_kernel(struct json *j, const struct kernel_info *k, const struc
 }
 
 /*
+ * rcuqs-kernel(8)'s trial records, where it keeps them: the release on
+ * trial, the last committed, the rejected ones, the last assessment, and
+ * each record refused or line malformed (said, not fatal). Releases are
+ * checked to be plain; a reason and a problem are shown escaped.
+ */
+static void print_ktrial(const struct ktrial *kt)
+{
+	char *reason;
+
+	if (!kt->present)
+		return;
+	printf("kernel on trial: %s\n", kt->trial[0] ? kt->trial :
+	       kt->trial_bad ? "unknown" : "none");
+	printf("last committed kernel: %s\n", kt->committed[0] ? kt->committed :
+	       kt->committed_bad ? "unknown" : "none");
+	printf("rejected kernels:");
+	for (size_t i = 0; i < kt->nrejected; i++)
+		printf(" %s", kt->rejected[i]);
+	if (!kt->nrejected)
+		printf(" %s", kt->rejected_bad ? "unknown" : "none");
+	printf("\n");
+	if (kt->have_last) {
+		reason = term_text(kt->last.reason);
+		printf("last kernel assessment: %s %s %s%s%s\n", kt->last.time, kt->last.release,
+		       kt->last.outcome, kt->last.reason[0] ? ": " : "",
+		       !kt->last.reason[0] ? "" : reason ? reason : "?");
+		free(reason);
+	} else {
+		printf("last kernel assessment: %s\n", kt->last_bad ? "unknown" : "none");
+	}
+	for (size_t i = 0; i < kt->nproblems; i++) {
+		char *t = term_text(kt->problems[i]);
+
+		printf("kernel trial record: %s\n", t ? t : "?");
+		free(t);
+	}
+	if (kt->more_problems)
+		printf("kernel trial record: %zu more problem%s\n", kt->more_problems,
+		       kt->more_problems == 1 ? "" : "s");
+}
+
+/* The same as "kernel_trial": an object, or null when there are no records. */
+static void json_ktrial(struct json *j, const struct ktrial *kt)
+{
+	char more[64];
+
+	if (!kt->present) {
+		json_str(j, "kernel_trial", NULL);
+		return;
+	}
+	json_open(j, "kernel_trial", '{');
+	json_str(j, "trial", kt->trial[0] ? kt->trial : NULL);
+	json_str(j, "committed", kt->committed[0] ? kt->committed : NULL);
+	json_open(j, "rejected", '[');
+	for (size_t i = 0; i < kt->nrejected; i++)
+		json_str(j, NULL, kt->rejected[i]);
+	json_close(j, ']');
+	if (kt->have_last) {
+		json_open(j, "last", '{');
+		json_str(j, "time", kt->last.time);
+		json_str(j, "release", kt->last.release);
+		json_str(j, "outcome", kt->last.outcome);
+		json_str(j, "reason", kt->last.reason[0] ? kt->last.reason : NULL);
+		json_close(j, '}');
+	} else {
+		json_str(j, "last", NULL);
+	}
+	json_open(j, "problems", '[');
+	for (size_t i = 0; i < kt->nproblems; i++)
+		json_str(j, NULL, kt->problems[i]);
+	if (kt->more_problems) {
+		snprintf(more, sizeof(more), "%zu more problem%s", kt->more_problems,
+			 kt->more_problems == 1 ? "" : "s");
+		json_str(j, NULL, more);
+	}
+	json_close(j, ']');
+	json_close(j, '}');
+}
+
+/*
  * The profile's cond_resched_qs_limit when it is in force but cannot act
  * (kernel_limit_idle()); NULL otherwise, and for a limit of 0.
  */
@@ -140,6 +221,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 	char active[80] = "", in_force[VALUE_MAX], orig[N_TUNABLES][VALUE_MAX];
 	struct kernel_info k;
 	struct deb_kernel deb;
+	struct ktrial kt;
 	struct json j = { .f = stdout };
 	struct profile p;
 	char *cmdline = NULL;
@@ -177,6 +259,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		deb_kernel_read(ctx, &k, &deb);	/* unreadable: nothing said */
 	else
 		memset(&deb, 0, sizeof(deb));
+	ktrial_read(ctx, &kt);	/* what cannot be read is shown, never a failure */
 
 	if (ctx->json) {
 		json_open(&j, NULL, '{');
@@ -233,6 +316,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		char *name = term_text(active), *jiffies = term_text(in_force);
 
 		print_kernel(&k, &deb);
+		print_ktrial(&kt);
 		if (active_err)
 			printf("active profile: unreadable (%s)\n", errstr(active_err));
 		else if (!active[0])
@@ -285,6 +369,7 @@ static int do_status(struct rcuqs_ctx *ctx, int argc, char **argv)
 		if (have_profile)
 			json_bool(&j, "limit_acts", !idle);
 		json_kernel(&j, &k, &deb);
+		json_ktrial(&j, &kt);
 		json_close(&j, '}');
 		json_end(&j);
 	} else {
@@ -475,7 +560,8 @@ out:
 
 const struct command cmd_status = {
 	"status", do_status, "",
-	"kernel support, running tunables, counters, active profile and drift", NULL,
+	"kernel support, running tunables, counters, active profile and drift; rcuqs-kernel's "
+	"trial records where it keeps them", NULL,
 };
 const struct command cmd_verify = {
 	"verify", do_verify, "", "exit 0 if the running state matches the active profile", NULL,

@@ -48,6 +48,8 @@ int profile_locate(const struct rcuqs_ctx *ctx, const char *name,
 	int r;
 
 	*where = PROFILE_NONE;
+	if (len)
+		path[0] = '\0';	/* no profile: no path, never a caller's stale one */
 	if ((r = name_path(PROFILE_DIR_ETC, name, etc, sizeof(etc))) < 0 ||
 	    (r = name_path(PROFILE_DIR_USR, name, usr, sizeof(usr))) < 0)
 		return r;

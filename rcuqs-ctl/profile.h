@@ -64,7 +64,7 @@ struct profile_entry {
 	char path[PATH_MAX];	/* root-relative path that wins */
 };
 
-/* Where NAME resolves; path gets the winning root-relative file. */
+/* Where NAME resolves; path gets the winning root-relative file, "" when none does. */
 int profile_locate(const struct rcuqs_ctx *ctx, const char *name,
 		   enum profile_where *where, char *path, size_t len);
 

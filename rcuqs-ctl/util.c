@@ -157,7 +157,9 @@ static int check_fd(int fd, const char *shown, const char *kind, const char *wha
 	return r;
 }
 
-int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
+/* open_trusted() and open_trusted_dir(): rel's last component a file, or a directory. */
+static int open_trusted_as(const struct rcuqs_ctx *ctx, const char *rel, const char *kind,
+			   bool want_dir)
 {
 	char shown[PATH_MAX], *comp, *slash;
 	int dfd, fd, r;
@@ -173,27 +175,42 @@ int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
 	strcpy(shown, rel);	/* "/etc/rcuqs/profiles/NAME.profile" */
 	comp = shown + 1;
 	for (;;) {
-		bool last;
+		bool last, file;
 
 		slash = strchr(comp, '/');
 		last = !slash;
+		file = last && !want_dir;
 		if (slash)
 			*slash = '\0';
 		fd = openat(dfd, comp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
-			    O_NOCTTY | (last ? 0 : O_DIRECTORY));
+			    O_NOCTTY | (file ? 0 : O_DIRECTORY));
+		r = fd < 0 ? -errno : 0;
+		/*
+		 * O_DIRECTORY refuses a link as it refuses a file: the
+		 * directory asked for (open_trusted_dir()) says which it is.
+		 */
+		if (r == -ENOTDIR && last && !file) {
+			struct stat st;
+
+			if (fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISLNK(st.st_mode)) {
+				close(dfd);
+				errmsg("%s: unsafe %s directory: not a directory", shown, kind);
+				return -EINVAL;
+			}
+		}
 		close(dfd);
 		if (fd < 0) {
-			r = -errno;
-			if (r == -ELOOP || (r == -ENOTDIR && !last))
+			if (r == -ELOOP || r == -ENOTDIR)
 				errmsg("%s: unsafe %s %s: a symbolic link%s", shown, kind,
-				       last ? "file" : "directory",
+				       file ? "file" : "directory",
 				       strcmp(kind, "profile") == 0 ?
 				       " (only a link to /dev/null, a mask, is allowed)" : "");
 			else if (r != -ENOENT)	/* the caller knows what absent means */
 				errmsg("%s: %s", shown, errstr(r == -ENXIO ? -E_NOTREG : r));
 			return r == -ELOOP || r == -ENOTDIR || r == -ENXIO ? -EINVAL : r;
 		}
-		if ((r = check_fd(fd, shown, kind, last ? "file" : "directory", !last)) < 0)
+		if ((r = check_fd(fd, shown, kind, file ? "file" : "directory", !file)) < 0)
 			return r;
 		if (last)
 			return fd;
@@ -201,6 +218,16 @@ int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
 		comp = slash + 1;
 		dfd = fd;
 	}
+}
+
+int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
+{
+	return open_trusted_as(ctx, rel, kind, false);
+}
+
+int open_trusted_dir(const struct rcuqs_ctx *ctx, const char *rel, const char *kind)
+{
+	return open_trusted_as(ctx, rel, kind, true);
 }
 
 int read_trusted(const struct rcuqs_ctx *ctx, const char *abs, char *buf, size_t len)

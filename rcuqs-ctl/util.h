@@ -53,6 +53,8 @@ int open_regular(const struct rcuqs_ctx *ctx, const char *abs, int flags, struct
  * (said why), -ENOENT (not said) or another -errno (said).
  */
 int open_trusted(const struct rcuqs_ctx *ctx, const char *rel, const char *kind);
+/* The same for a directory: rel's last component too must be one. */
+int open_trusted_dir(const struct rcuqs_ctx *ctx, const char *rel, const char *kind);
 /*
  * A record of rcuqs's in /etc/rcuqs, through open_trusted(), whole into
  * buf (NUL-terminated): 0, -ENOENT when there is none (not said),

@@ -9,7 +9,8 @@
 #   - status there says: no rcuqs kernel support, no rcuqs patches (and
 #     exits 3, the tool's status for a kernel without them)
 #   - a cond_resched() loop on nohz_full CPU 2: recommend exits 0 and
-#     names the rcuqs kernel
+#     names rcutree.jiffies_till_sched_qs=1 first (no build), then the
+#     rcuqs kernel
 #   - an idle system: recommend exits 0 with no change
 # Nothing here depends on how fast the guest is.
 . "$RCUQS_LIB/lib.sh"
@@ -68,9 +69,10 @@ check "the series is still there outside the namespace ($Q/gp_completed, $P/$(kn
 rec_ctl=stock_ctl
 recommend_during loop cpu=2 "${LOAD[@]}"
 t=$(grep -m1 '^time in the kernel' <<<"$rec_out")
-check "stock, cond_resched() loop on nohz_full CPU 2: recommend exits 0 and names the rcuqs kernel (exit $rec_rc, got '$rec'$(
-	[[ $rec_rc = 0 && $rec == "the rcuqs kernel"* ]] || echo "; sampled $rec_rates; $t"))" \
-	eval '[ "$rec_rc" = 0 ] && [[ $rec == "the rcuqs kernel"* ]]'
+want="rcutree.jiffies_till_sched_qs=1 on the kernel command line first"
+check "stock, cond_resched() loop on nohz_full CPU 2: recommend exits 0 and names the boot parameter first, then the rcuqs kernel (exit $rec_rc, got '$rec'$(
+	[[ $rec_rc = 0 && $rec == "$want"*"the rcuqs kernel"* ]] || echo "; sampled $rec_rates; $t"))" \
+	eval '[ "$rec_rc" = 0 ] && [[ $rec == "$want"*"the rcuqs kernel"* ]]'
 
 recommend_during idle
 t=$(grep -m1 '^time in the kernel' <<<"$rec_out")

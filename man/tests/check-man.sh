@@ -815,6 +815,11 @@ if [ -f "$figures" ] && [ -f "$quotes" ]; then
 	expect_fail "self-test: figures check rejects a cover letter table row that is not the source's" \
 		"cover-letter.patch does not say" figures_quoted "$figures" "$quotes" \
 		"kernel-patches/0000-cover-letter.patch=$b"
+	b=$(broken fig-recommend.c 's/grace periods p50 36 ms against 300 ms/grace periods p50 32 ms against 300 ms/' \
+		"$tool_src/cmd-recommend.c")
+	expect_fail "self-test: figures check rejects recommend's stock-kernel advice with a figure that is not the source's" \
+		"cmd-recommend.c does not say" figures_quoted "$figures" "$quotes" \
+		"rcuqs-ctl/cmd-recommend.c=$b"
 	b=$(broken fig-source 's/^none_default_p50=212$/none_default_p50=220/' "$figures")
 	expect_fail "self-test: figures check rejects docs that no longer match a changed source" \
 		"does not say" figures_quoted "$b" "$quotes"
