@@ -503,10 +503,16 @@ while IFS="$tab" read -r cmd comment <&3; do
 			case $comment in
 			"the check "*)
 				# The boot before: the trial kernel, GRUB's one-shot,
-				# ended by the assessment's own reboot.
-				tu=$(boot_line "$((b - 1))" BOOT) ts=$(boot_line "$((b - 1))" SYSTEM)
-				check "step $i: the boot before ran the kernel on trial ($tu) and the assessment rebooted it by itself (QS-SYSTEM: ${ts:-none})" \
-					sh -c "case '$tu' in *-rcuqs*) ;; *) exit 1 ;; esac && [ '$ts' = stopping ]" ;;
+				# ended by the assessment's own reboot before the
+				# runner ran a step (the shutdown stops the runner,
+				# often before its QS-SYSTEM line): no QS-STEP in it,
+				# and the kernel's "reboot: Restarting system".
+				tu=$(boot_line "$((b - 1))" BOOT)
+				seg=$(awk -v b="$((b - 1))" '/^QS-BOOT / { k = $2; sub(/:$/, "", k) } k == b' "$all")
+				check "step $i: the boot before ran the kernel on trial ($tu), no step ran there, and it ended in a reboot the assessment asked for ($(printf '%s\n' "$seg" | grep -a -m1 -e '^QS-SYSTEM' -e 'reboot: Restarting system'))" \
+					sh -c 'case $1 in *-rcuqs*) ;; *) exit 1 ;; esac
+						printf "%s\n" "$2" | grep -q "^QS-STEP " && exit 1
+						printf "%s\n" "$2" | grep -aq "reboot: Restarting system"' sh "$tu" "$seg" ;;
 			esac
 			continue
 		fi
