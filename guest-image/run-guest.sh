@@ -57,8 +57,10 @@ rm -f "$console" "$raw"
 # static key while another vCPU runs through the patched site traps on a
 # stale int3 (text_poke_bp's breakpoint seen after the patching ended):
 # tests/35-keyflip.sh shows it in __cond_resched, and a private static key
-# in a scratch module crashed the same way, so it is QEMU's, not the
-# series'. Not seen with thread=single. RCUQS_ACCEL overrides, e.g.
+# in a scratch module on 6.1 without the series crashed the same way, so
+# it is QEMU's, not the series' (mttcg-proof.sh; its record,
+# mttcg-proof-results.txt: 5 of 5 boots multi-threaded, 0 of 5
+# single-threaded, each way). RCUQS_ACCEL overrides, e.g.
 # RCUQS_ACCEL="-accel tcg,thread=multi" to see it.
 accel=${RCUQS_ACCEL:--accel tcg,thread=single}
 [ "${RCUQS_KVM:-0}" = 1 ] && accel="-accel kvm -cpu host"
