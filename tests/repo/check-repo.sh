@@ -695,14 +695,16 @@ check "self-test: the untouched repository updates cleanly again" update_clean
 # use_repo DIR: the root's apt source is DIR's rcuqs.sources exactly as
 # kernel-repo.sh wrote it, its file: URI of DIR: DIR is bound at its own
 # path in the root (each folder above it there opened to apt's _apt user,
-# a throwaway root's /root included). Not in a test: it sets repo_src and
+# a throwaway root's /root included, nothing else of their modes changed). Not in a test: it sets repo_src and
 # mnt for every command in the root after it.
 use_repo() {
 	repo_src=$1 mnt=$1
 	mkdir -p "$root$mnt"
 	p=$mnt
 	while [ "$p" != / ]; do
-		chmod 0755 "$root$p"
+		# a+rx, not 0755: the root's /tmp (1777) keeps its sticky bit and
+		# stays writable when the checkout sits below /tmp.
+		chmod a+rx "$root$p"
 		p=$(dirname "$p")
 	done
 	install -m 0644 "$1/rcuqs-archive-keyring.gpg" "$root/etc/apt/keyrings/" 2>/dev/null
