@@ -64,6 +64,7 @@ mkdir -p "$RESULTS" "$BUILD"
 tap=$RESULTS/ansible.tap
 : >"$tap"
 . "$top/scripts/tap.sh"
+. "$top/tests/lib/grub-stubs.sh"
 playbook=$top/doc/ansible/rcuqs.yml
 scratch=$(cd "$BUILD" && pwd -P)/ansible-check
 rm -rf "$scratch"
@@ -214,87 +215,10 @@ EOF
 	echo 'case ${1:-} in manual | unmarkauto) exit 0 ;; esac; exit 99'
 } >"$stubs/apt-mark"
 
-# update-grub: grub-mkconfig's shape from the fake root's /etc/default/grub
-# and grub.d; fails while the host's update-grub.fail exists.
-{
-	guard update-grub
-	cat <<'EOF'
-set -eu
-if [ -e "$RCUQS_ROOT/../update-grub.fail" ]; then
-	echo "/usr/sbin/grub-probe: error: failed to get canonical path of 'overlay' (test stub)." >&2
-	exit 1
-fi
-b=$RCUQS_ROOT/boot
-GRUB_DEFAULT=0 GRUB_CMDLINE_LINUX="" GRUB_CMDLINE_LINUX_DEFAULT=""
-. "$RCUQS_ROOT/etc/default/grub"
-for f in "$RCUQS_ROOT"/etc/default/grub.d/*.cfg; do
-	[ -f "$f" ] && . "$f"
-done
-[ "$GRUB_DEFAULT" != saved ] || GRUB_DEFAULT='${saved_entry}'
-args=$(echo "$GRUB_CMDLINE_LINUX $GRUB_CMDLINE_LINUX_DEFAULT" | tr -s ' ' | sed 's/^ //; s/ $//')
-rels=$(for f in "$b"/vmlinuz-*; do [ -f "$f" ] && echo "${f##*/vmlinuz-}"; done | sort -V -r)
-u=0123-abcd
-first=$(echo "$rels" | head -n1)
-{
-	echo 'if [ -s $prefix/grubenv ]; then'
-	echo '  load_env'
-	echo 'fi'
-	echo 'if [ "${next_entry}" ] ; then'
-	echo '   set default="${next_entry}"'
-	echo '   set next_entry='
-	echo '   save_env next_entry'
-	echo '   set boot_once=true'
-	echo 'else'
-	echo "   set default=\"$GRUB_DEFAULT\""
-	echo 'fi'
-	echo "menuentry 'Debian GNU/Linux' --class debian \$menuentry_id_option 'gnulinux-simple-$u' {"
-	echo "	linux /boot/vmlinuz-$first root=UUID=$u ro $args"
-	echo "}"
-	echo "submenu 'Advanced options for Debian GNU/Linux' \$menuentry_id_option 'gnulinux-advanced-$u' {"
-	for r in $rels; do
-		echo "	menuentry 'Debian GNU/Linux, with Linux $r' --class debian \$menuentry_id_option 'gnulinux-$r-advanced-$u' {"
-		echo "		linux /boot/vmlinuz-$r root=UUID=$u ro $args"
-		echo "	}"
-		echo "	menuentry 'Debian GNU/Linux, with Linux $r (recovery mode)' --class debian \$menuentry_id_option 'gnulinux-$r-recovery-$u' {"
-		echo "		linux /boot/vmlinuz-$r root=UUID=$u ro single $GRUB_CMDLINE_LINUX"
-		echo "	}"
-	done
-	echo "}"
-} >"$b/grub/grub.cfg.new"
-mv "$b/grub/grub.cfg.new" "$b/grub/grub.cfg"
-EOF
-} >"$stubs/update-grub"
-for t in grub-reboot:next_entry grub-set-default:saved_entry; do
-	{
-		guard "${t%%:*}"
-		cat <<EOF
-# --boot-directory=DIR ENTRY
-d=\${1#--boot-directory=}
-[ "\$d" = "\$RCUQS_ROOT/boot" ] || { echo "${t%%:*} (test stub): not the fake root's /boot" >&2; exit 99; }
-env=\$d/grub/grubenv
-touch "\$env"
-grep -v '^${t#*:}=' "\$env" >"\$env.new" || :
-echo "${t#*:}=\$2" >>"\$env.new"
-mv "\$env.new" "\$env"
-EOF
-	} >"$stubs/${t%%:*}"
-done
-{
-	guard grub-editenv
-	cat <<'EOF'
-# FILE list | FILE unset NAME...
-f=$1 v=$2
-shift 2
-case $f in "$RCUQS_ROOT"/boot/grub/grubenv) ;; *) echo "grub-editenv (test stub): not the fake grubenv" >&2; exit 99 ;; esac
-case $v in
-list) cat "$f" 2>/dev/null ;;
-unset)
-	touch "$f"
-	for n; do grep -v "^$n=" "$f" >"$f.new" || :; mv "$f.new" "$f"; done ;;
-*) exit 99 ;;
-esac
-EOF
-} >"$stubs/grub-editenv"
+# GRUB's tools (tests/lib/grub-stubs.sh, as tests/trial has them), each
+# behind guard: update-grub fails while the host's update-grub.fail
+# exists.
+grub_stubs "$stubs" guard
 # systemctl: the boot is complete and no unit failed; nothing else.
 cat >"$stubs/systemctl" <<EOF
 #!/bin/sh

@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-trial.sh: rcuqs-kernel (scripts/rcuqs-kernel.sh) against a fake
-# root: TAP to $RESULTS/trial.tap. GRUB's tools are stubs on PATH:
-# update-grub writes a grub.cfg as grub-mkconfig does (00_header's default
+# root: TAP to $RESULTS/trial.tap. GRUB's tools are stubs on PATH
+# (tests/lib/grub-stubs.sh, shared with tests/ansible): update-grub writes a grub.cfg as grub-mkconfig does (00_header's default
 # from GRUB_DEFAULT in /etc/default/grub and the drop-ins in order, "saved"
 # as ${saved_entry}, the one-shot next_entry first; 10_linux's top entry
 # for the highest release and the "Advanced options" submenu with an entry
@@ -45,6 +45,7 @@ mkdir -p "$RESULTS"
 tap=$RESULTS/trial.tap
 : >"$tap"
 . "$top/scripts/tap.sh"
+. "$top/tests/lib/grub-stubs.sh"
 rk=$top/scripts/rcuqs-kernel.sh
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -52,77 +53,8 @@ out=$scratch/out
 
 # Stubs.
 mkdir -p "$scratch/bin"
-cat >"$scratch/bin/update-grub" <<'EOF'
-#!/bin/sh
-# grub-mkconfig's shape: GRUB_DEFAULT from /etc/default/grub and then
-# /etc/default/grub.d/*.cfg in order, 00_header's default ("saved" is
-# ${saved_entry}; the one-shot next_entry first), 10_linux's entries,
-# newest first; uuid fixed.
-set -e
-b=$RCUQS_ROOT/boot
-[ -z "${STUB_UPDATE_GRUB_FAIL:-}" ] || exit 1
-GRUB_DEFAULT=0
-. "$RCUQS_ROOT/etc/default/grub"
-for f in "$RCUQS_ROOT"/etc/default/grub.d/*.cfg; do
-	[ -f "$f" ] && . "$f"
-done
-[ "$GRUB_DEFAULT" != saved ] || GRUB_DEFAULT='${saved_entry}'
-rels=$(for f in "$b"/vmlinuz-*; do [ -f "$f" ] && echo "${f##*/vmlinuz-}"; done | sort -V -r)
-[ -z "${STUB_DROP:-}" ] || rels=$(echo "$rels" | grep -vx "$STUB_DROP")
-u=0123-abcd
-first=$(echo "$rels" | head -n1)
-{
-	echo 'if [ -s $prefix/grubenv ]; then'
-	echo '  load_env'
-	echo 'fi'
-	echo 'if [ "${next_entry}" ] ; then'
-	echo '   set default="${next_entry}"'
-	echo '   set next_entry='
-	echo '   save_env next_entry'
-	echo '   set boot_once=true'
-	echo 'else'
-	echo "   set default=\"$GRUB_DEFAULT\""
-	echo 'fi'
-	echo "menuentry 'Debian GNU/Linux' --class debian \$menuentry_id_option 'gnulinux-simple-$u' {"
-	echo "	linux /boot/vmlinuz-$first root=UUID=$u ro"
-	echo "}"
-	echo "submenu 'Advanced options for Debian GNU/Linux' \$menuentry_id_option 'gnulinux-advanced-$u' {"
-	for r in $rels; do
-		echo "	menuentry 'Debian GNU/Linux, with Linux $r' --class debian \$menuentry_id_option 'gnulinux-$r-advanced-$u' {"
-		echo "		linux /boot/vmlinuz-$r root=UUID=$u ro"
-		echo "	}"
-		echo "	menuentry 'Debian GNU/Linux, with Linux $r (recovery mode)' --class debian \$menuentry_id_option 'gnulinux-$r-recovery-$u' {"
-		echo "		linux /boot/vmlinuz-$r root=UUID=$u ro single"
-		echo "	}"
-	done
-	echo "}"
-} >"$b/grub/grub.cfg"
-EOF
-for t in grub-reboot:next_entry grub-set-default:saved_entry; do
-	cat >"$scratch/bin/${t%%:*}" <<EOF
-#!/bin/sh
-# --boot-directory=DIR ENTRY
-d=\${1#--boot-directory=}
-env=\$d/grub/grubenv
-touch "\$env"
-grep -v '^${t#*:}=' "\$env" >"\$env.new" || :
-echo "${t#*:}=\$2" >>"\$env.new"
-mv "\$env.new" "\$env"
-EOF
-done
-cat >"$scratch/bin/grub-editenv" <<'EOF'
-#!/bin/sh
-# FILE list | FILE unset NAME...
-f=$1 v=$2
-shift 2
-case $v in
-list) cat "$f" 2>/dev/null ;;
-unset)
-	touch "$f"
-	for n; do grep -v "^$n=" "$f" >"$f.new" || :; mv "$f.new" "$f"; done ;;
-*) exit 1 ;;
-esac
-EOF
+shebang() { echo '#!/bin/sh'; }
+grub_stubs "$scratch/bin" shebang
 # rcuqs-ctl: verify's answer is STUB_VERIFY_RC; its arguments are kept.
 cat >"$scratch/bin/rcuqs-ctl" <<'EOF'
 #!/bin/sh
@@ -247,10 +179,9 @@ export STUB_DROP
 refused "trial with no menu entry for the running kernel is refused, the drop-in removed" "no menu entry for the running kernel" trial
 unset STUB_DROP
 fresh 6.1.0-28-amd64 6.1.192-rcuqs2
-STUB_UPDATE_GRUB_FAIL=1
-export STUB_UPDATE_GRUB_FAIL
+: >"$scratch/update-grub.fail"
 refused "trial whose update-grub fails is refused, the drop-in removed" "update-grub failed" trial
-unset STUB_UPDATE_GRUB_FAIL
+rm "$scratch/update-grub.fail"
 
 # Secure Boot on: an unsigned image is refused, a signed one accepted.
 sbvar=sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c
