@@ -460,17 +460,23 @@ do_abort() {
 	fi
 }
 
-# health: the trial boot's checks; prints the first failure and fails.
-health() {
+# working: the running kernel works as an rcuqs kernel (commit and the
+# trial boot's checks alike); prints what fails and fails.
+working() {
 	[ -d "$root/sys/kernel/rcu_qs" ] || {
-		echo "no /sys/kernel/rcu_qs: not a working rcuqs kernel"
+		echo "$running lacks /sys/kernel/rcu_qs: not a working rcuqs kernel"
 		return 1
 	}
 	if [ -f "$root/etc/rcuqs/active" ] &&
 		! rcuqs-ctl ${root:+--root "$root"} verify >/dev/null 2>&1; then
-		echo "rcuqs-ctl verify fails: the recorded profile '$(sed -n 1p "$root/etc/rcuqs/active")' is not in force"
+		echo "rcuqs-ctl verify fails on $running: the recorded profile '$(sed -n 1p "$root/etc/rcuqs/active")' is not in force"
 		return 1
 	fi
+}
+
+# health: the trial boot's checks; prints the first failure and fails.
+health() {
+	working || return 1
 	if command -v systemctl >/dev/null 2>&1; then
 		f=$(systemctl list-units --state=failed --plain --no-legend 2>/dev/null |
 			awk '$1 != "rcuqs-kernel-assess.service" { printf "%s%s", s, $1; s = " " }')
@@ -562,12 +568,7 @@ commit)
 	*rcuqs*) ;;
 	*) die "the running kernel $running is not an rcuqs kernel: boot the rcuqs kernel on trial first ($prog trial)" ;;
 	esac
-	[ -d "$root/sys/kernel/rcu_qs" ] ||
-		die "$running lacks /sys/kernel/rcu_qs: not a working rcuqs kernel; not committed"
-	if [ -f "$root/etc/rcuqs/active" ]; then
-		rcuqs-ctl ${root:+--root "$root"} verify >/dev/null 2>&1 ||
-			die "rcuqs-ctl verify fails on $running (see its output); not committed"
-	fi
+	why=$(working) || die "$why; not committed"
 	do_commit
 	outcome "$running" committed "by $prog commit"
 	if [ -n "$settled_other" ]; then

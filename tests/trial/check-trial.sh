@@ -407,7 +407,7 @@ assess_fails "assess: rcuqs-ctl verify fails: rejected" "rcuqs-ctl verify fails"
 unset STUB_VERIFY_RC
 armed_booted
 rmdir "$r/sys/kernel/rcu_qs"
-assess_fails "assess: no /sys/kernel/rcu_qs: rejected" "no /sys/kernel/rcu_qs"
+assess_fails "assess: no /sys/kernel/rcu_qs: rejected" "6.1.192-rcuqs2 lacks /sys/kernel/rcu_qs"
 
 # The trial kernel never came up (a panic and panic=, or a reset): the
 # next assess, on the previous kernel, rejects it.
