@@ -54,6 +54,7 @@ mkdir -p "$out/bin"
 gcc -O2 -Wall -Wextra -Werror -o "$out/bin/sysfs-write" "$here/tools/sysfs-write.c"
 gcc -O2 -Wall -Wextra -Werror -o "$out/bin/open1" "$here/tools/open1.c"
 gcc -O2 -Wall -Wextra -Werror -o "$out/bin/sockexit" "$here/tools/sockexit.c"
+gcc -O2 -Wall -Wextra -Werror -o "$out/bin/userspin" "$here/tools/userspin.c"
 # shellcheck disable=SC2046
 gcc -O2 -Wall -Wextra -Werror -o "$out/bin/kmod-probe" "$here/tools/kmod-probe.c" \
 	$(pkg-config --cflags --libs libkmod)
@@ -78,7 +79,7 @@ cp "$here"/tests/bench-cost "$stage/usr/lib/rcuqs-test/"
 cp "$here"/tests/[0-9]*.sh "$stage/usr/lib/rcuqs-test/tests/"
 cp "$here"/units/rcuqs-suite.{service,target} "$here"/units/rcuqs-test-{active,early}.service \
 	"$stage/usr/lib/systemd/system/"
-cp "$out/bin/sysfs-write" "$out/bin/kmod-probe" "$out/bin/open1" "$out/bin/sockexit" "$stage/usr/bin/"
+cp "$out/bin/sysfs-write" "$out/bin/kmod-probe" "$out/bin/open1" "$out/bin/sockexit" "$out/bin/userspin" "$stage/usr/bin/"
 
 # The package as it ships: the .deb's contents, /usr/sbin/rcuqs-ctl,
 # /usr/lib/rcuqs/profiles/*.profile (the bench reads them there too), the

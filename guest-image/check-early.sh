@@ -15,8 +15,8 @@
 # sandbox; without a delay set-profile takes the lock first and apply
 # waits, with 1.5 s apply takes it first and set-profile waits.
 # tests/56-early.sh asserts that latency won and acts (a loop on CPU 2
-# near the no-loop floor). Not part of make check: about 50 s a boot
-# under TCG.
+# near the floor: no kernel loop, CPU 2 busy in user space). Not part of
+# make check: about 50 s a boot under TCG.
 #
 # The image is $RCUQS_GUEST_DIR (default $BUILD/guest-VARIANT)/initrd.img;
 # each boot keeps its console, guest TAP and body in early-boots/I/ there.
@@ -97,7 +97,7 @@ ms() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
 		echo "$(ms "$lo")-$(ms "$hi") ms"
 	}
 	echo "# $v: $pass of $n boots passed; loop p50 ${p50s[*]:+$(range "${p50s[@]}")}," \
-		"no-loop floor ${floors[*]:+$(range "${floors[@]}")}; $(($(date +%s) - start)) s"
+		"floor (CPU 2 in user space) ${floors[*]:+$(range "${floors[@]}")}; $(($(date +%s) - start)) s"
 	echo "1..$n"
 } >"$tap"
 cat "$tap"

@@ -128,7 +128,8 @@ case " $torture " in
 esac
 
 # 7.3 only: rcutree.jiffies_till_nohz_qs against jiffies_till_sched_qs=1
-# and the no-loop floor, a kernel loop on nohz_full CPU 2 (46-nohz-qs);
+# and the floor (no kernel loop, CPU 2 busy in user space), a kernel
+# loop on nohz_full CPU 2 (46-nohz-qs);
 # its request where the asking and the asked vCPU run in parallel
 # (46-nohz-qs-mt, multi-threaded TCG: 7.3's series flips no static key);
 # and under rcutree.nohz_full_patience_delay (46-nohz-patience).

@@ -85,6 +85,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 	done
 	apply auto,0
 	run floor cpu=$nz idle=1
+	with_userspin run busy cpu=$nz idle=1	# the floor asserted against (lib.sh)
 done
 out=$(rcuqs-ctl off 2>&1) || nok "rcuqs-ctl off: $out"
 apply "$old_jtsq,$old_jnq"
@@ -94,7 +95,7 @@ for key in "${!p50[@]}"; do
 	# shellcheck disable=SC2086
 	m50[$key]=$(median ${p50[$key]}) m99[$key]=$(median ${p99[$key]})
 done
-for key in floor off jtsq1 nohzqs1 off/sys jtsq1/sys nohzqs1/sys off/lock jtsq1/lock nohzqs1/lock; do
+for key in floor busy off jtsq1 nohzqs1 off/sys jtsq1/sys nohzqs1/sys off/lock jtsq1/lock nohzqs1/lock; do
 	[ -n "${p50[$key]:-}" ] || continue
 	diag "$key: p50 ms$(for v in ${p50[$key]}; do printf ' %s' "$(ms $v)"; done)," \
 		"  p99 ms$(for v in ${p99[$key]}; do printf ' %s' "$(ms $v)"; done);" \
@@ -102,12 +103,14 @@ for key in floor off jtsq1 nohzqs1 off/sys jtsq1/sys nohzqs1/sys off/lock jtsq1/
 		"  per s: asks$(printf ' %s' ${asks[$key]}) reports$(printf ' %s' ${reps[$key]}) IPIs(RES+CAL)$(printf ' %s' ${ipi[$key]})"
 done
 
+ratio_le "${m50[busy]}" "${m50[off]}" 1 3 \
+	"the busy floor (CPU $nz spinning in user space) holds no grace period back: median p50 $(ms ${m50[busy]:-0}) ms at most 1/3 of the kthread loop's with the defaults ($(ms ${m50[off]:-0}) ms)"
 for w in "" /sys; do
 	what="kthread loop"
 	[ -n "$w" ] && what="system-call loop"
 	k=nohzqs1$w
-	ratio_le "${m50[$k]}" "${m50[floor]}" 3 2 \
-		"$what on nohz_full CPU $nz: median p50 under latency, jiffies_till_nohz_qs=1 ($(ms ${m50[$k]:-0}) ms) at most 1.5x the no-loop floor ($(ms ${m50[floor]:-0}) ms)"
+	ratio_le "${m50[$k]}" "${m50[busy]}" 3 2 \
+		"$what on nohz_full CPU $nz: median p50 under latency, jiffies_till_nohz_qs=1 ($(ms ${m50[$k]:-0}) ms) at most 1.5x the floor, no kernel loop, CPU $nz busy in user space ($(ms ${m50[busy]:-0}) ms; idle floor $(ms ${m50[floor]:-0}) ms)"
 	ratio_le "${m50[$k]}" "${m50[jtsq1$w]}" 3 4 \
 		"$what on nohz_full CPU $nz: median p50 under latency, jiffies_till_nohz_qs=1 ($(ms ${m50[$k]:-0}) ms) at most 3/4 of jiffies_till_sched_qs=1's ($(ms ${m50[jtsq1$w]:-0}) ms)"
 	ratio_le "${m99[$k]}" "${m99[jtsq1$w]}" 1 1 \

@@ -357,6 +357,33 @@ ratio_le() {
 	fi
 }
 
+# with_userspin CMD...: CMD run while a task spins in user space on CPU
+# $nz (tools/userspin.c: PAUSE in a loop), CMD's status. The floor a
+# loop's grace periods are held against (47-effect, 46-nohz-qs,
+# 56-early): no kernel loop on CPU $nz, RCU sees that CPU in an extended
+# quiescent state as it sees an idle one, but its vCPU is as busy as in a
+# loop run. Single-threaded TCG runs busy vCPUs in turn, so a loop run's
+# CPU takes its share of the emulator from CPUs 0-1 (the grace-period
+# kthread, the timing kthread), and that share costs more guest time the
+# busier the host is (make check boots a suite beside a kernel build and
+# other guests): the idle floor (idle=1 alone) has no such share, this
+# one has it. A spinner that dies early fails the test.
+with_userspin() {
+	local pid rc
+	userspin "$nz" &
+	pid=$!
+	sleep 0.2
+	"$@"
+	rc=$?
+	if kill "$pid" 2>/dev/null; then
+		wait "$pid" 2>/dev/null
+	else
+		wait "$pid"
+		nok "userspin $nz ended before the run did (exit $?)"
+	fi
+	return $rc
+}
+
 # median N...: the middle value of the integers N (the lower middle for an
 # even count), without forking.
 median() {
