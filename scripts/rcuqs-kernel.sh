@@ -546,7 +546,19 @@ arm)
 		exit 0
 		;;
 	esac
-	case $rel in *-lean | "$running") exit 0 ;; esac
+	case $rel in
+	*-lean) exit 0 ;;
+	"$running")
+		# A build with the running kernel's release (a rebuild for a
+		# new Debian revision of the same upstream version, or a
+		# reinstall) replaced its files in place: there is no other
+		# copy of it to try it against.
+		echo "$prog: WARNING: $rel is the running kernel's release: its files were replaced in place, and a new build there runs at the next boot untried (no trial: nothing of the old build is left to go back to). Build a new series version for a kernel of its own (kernel-patches/README)" >&2
+		[ -z "$root" ] || exit 0
+		command -v logger >/dev/null 2>&1 && logger -t "$prog" -- "WARNING: $rel, the running kernel's release, was replaced in place; no trial" 2>/dev/null
+		exit 0
+		;;
+	esac
 	if msg=$( (do_trial "$rel") 2>&1); then
 		log "$rel installed: armed for one trial boot at the next reboot; every later boot runs $running until its health checks pass there (rcuqs-kernel-assess.service)"
 		exit 0

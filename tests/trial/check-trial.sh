@@ -423,6 +423,18 @@ rc=$?
 	! grep -q 'not said' "$out" && expect_boots 3 "6.1.0-28-amd64 6.1.0-28-amd64 6.1.0-28-amd64"
 result $? "assess on the previous kernel after the trial kernel did not come up: rejected, said why, every later boot runs 6.1.0-28" "$out"
 
+# arm of the running kernel's release (a rebuild of the same version,
+# installed over it): no trial can be armed (nothing of the old build is
+# left), GRUB as it was, and a warning that says so.
+fresh 6.1.0-28-amd64 6.1.192-rcuqs2
+RCUQS_UNAME=6.1.192-rcuqs2 "$rk" commit >/dev/null 2>&1
+before=$(snap)
+RCUQS_UNAME=6.1.192-rcuqs2 "$rk" arm 6.1.192-rcuqs2 >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(snap)" = "$before" ] &&
+	grep -q 'WARNING: 6.1.192-rcuqs2 is the running kernel.s release: its files were replaced in place.*untried' "$out"
+result $? "arm of the running kernel's release (replaced in place): nothing armed, GRUB as it was, a warning that it runs untried" "$out"
+
 # RCUQS_AUTO_TRIAL=no: arm arms nothing (GRUB as the package left it).
 fresh 6.1.0-28-amd64 6.1.192-rcuqs2
 printf '# rcuqs-kernel(8)\nRCUQS_AUTO_TRIAL=no\n' >"$r/etc/default/rcuqs-kernel"
