@@ -206,7 +206,7 @@ static int run_load(const struct rcuqs_ctx *ctx, struct sampler *sm, const struc
 	if ((r = measure_load_start(run->load, o->cpu, &pid)) < 0) {
 		errmsg("measure: cannot pin the %s load to CPU %ld: %s", measure_load_names[run->load],
 		       o->cpu, errstr(r));
-		return r;
+		return -ENODEV;
 	}
 	if (pid)
 		nanosleep(&settle, NULL);
@@ -408,12 +408,16 @@ static int measure(struct rcuqs_ctx *ctx, struct options *o)
 	r = choose_cpus(ctx, o, &nohz, &hk);
 	if (r == 0)
 		r = check_expedited(ctx, &expedited);
-	if (r == 0 && (r = measure_pin(hk)) < 0)
+	if (r == 0 && (r = measure_pin(hk)) < 0) {
 		errmsg("measure: cannot pin the timing to housekeeping CPU %ld: %s", hk, errstr(r));
+		r = -ENODEV;
+	}
 	/* Whether a load can be pinned there, before any figure is taken. */
-	if (r == 0 && (r = measure_load_start(LOAD_SYSCALL, o->cpu, &probe)) < 0)
+	if (r == 0 && (r = measure_load_start(LOAD_SYSCALL, o->cpu, &probe)) < 0) {
 		errmsg("measure: cannot pin a load to CPU %ld (sched_setaffinity: %s): it is not "
 		       "online, or not in this process's cpuset", o->cpu, errstr(r));
+		r = -ENODEV;
+	}
 	measure_load_stop(r == 0 ? probe : 0);
 	if (r == 0)
 		r = sampler_open_stock(ctx, &sm);
@@ -488,8 +492,7 @@ static int do_measure(struct rcuqs_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_measure = {
 	"measure", do_measure, "[--cpu N] [--seconds S] [--load LIST] [--json]",
-	"time synchronize_rcu() from a housekeeping CPU while loads (none, munmap, syscall) "
-	"run on nohz_full CPU N, S seconds each (1 to 3600), with that CPU's interrupts; "
-	"writes nothing",
+	"time synchronize_rcu() on a housekeeping CPU while loads run on nohz_full CPU N, S "
+	"seconds each (1 to 3600), and count that CPU's interrupts; writes nothing",
 	"-c --cpu -s --seconds -l --load",
 };
