@@ -342,7 +342,7 @@ static void print_json(const struct options *o, long hk, int expedited, const ch
 		json_real(&j, "interrupts_per_s", f.irq_s, f.irq);
 		json_real(&j, "interrupts_per_call", f.irq_call, f.irq);
 		json_real(&j, "interrupts_per_gp", f.irq_gp, f.irq && f.gp);
-		json_real(&j, "gp_per_s", f.gp_s, f.gp);
+		json_real(&j, "gp_per_s", f.gp_s, f.counter);
 		json_real(&j, "res_per_s", f.res_s, f.irq);
 		json_real(&j, "cal_per_s", f.cal_s, f.irq);
 		json_real(&j, "loc_per_s", f.loc_s, f.irq);
