@@ -32,6 +32,13 @@
 #define RCU_EXPEDITED "kernel/rcu_expedited"	/* below /sys */
 #define SETTLE_NS 100000000L	/* a load runs this long before its interval starts */
 #define SOURCE "synchronize_rcu() latency, timed around dup2() growing a shared fd table"
+/* What to run next to compare, on a stock kernel and on an rcuqs one. */
+#define COMPARE_STOCK "run again after a reboot with rcutree.jiffies_till_sched_qs=1 on the " \
+	"kernel command line (no build), and on the rcuqs kernel after rcuqs-ctl set-profile " \
+	"latency (a kernel build: rcuqs-ctl recommend)"
+#define COMPARE_RCUQS "run again after rcuqs-ctl set-profile latency, and after " \
+	"rcuqs-ctl set-profile default and rcuqs-ctl set rcutree.jiffies_till_sched_qs=1; " \
+	"then set-profile yours back"
 #define NOT_GP "a sample is one synchronize_rcu() call: the rest of a grace period in " \
 	"progress plus one whole grace period (one to two) and the wake-up, not a grace " \
 	"period's length as RCU's tracepoints would give it"
@@ -267,8 +274,8 @@ static const char *cell(char *buf, size_t len, double v, bool have, int decimals
 	return buf;
 }
 
-static int print_text(const struct options *o, long hk, int expedited, const struct run *runs,
-		      size_t n)
+static int print_text(const struct options *o, long hk, int expedited, bool rcuqs,
+		      const struct run *runs, size_t n)
 {
 	struct table t;
 	bool counter = false;
@@ -304,11 +311,12 @@ static int print_text(const struct options *o, long hk, int expedited, const str
 	       counter ? "gp_completed, every CPU's; - when none completed" :
 	       "- without /sys/" COUNTERS_DIR "/gp_completed: a kernel without the rcuqs patches");
 	printf("measured with the settings that run; nothing was changed\n");
+	printf("to compare: %s\n", rcuqs ? COMPARE_RCUQS : COMPARE_STOCK);
 	return r;
 }
 
-static void print_json(const struct options *o, long hk, int expedited, const char *nohz,
-		       const struct run *runs, size_t n)
+static void print_json(const struct options *o, long hk, int expedited, bool rcuqs,
+		       const char *nohz, const struct run *runs, size_t n)
 {
 	struct json j = { .f = stdout };
 	char num[24];
@@ -325,6 +333,8 @@ static void print_json(const struct options *o, long hk, int expedited, const ch
 	json_real(&j, "seconds", o->seconds, true);
 	snprintf(num, sizeof(num), "%d", expedited);
 	json_num(&j, "rcu_expedited", expedited < 0 ? NULL : num);
+	json_bool(&j, "rcuqs_kernel", rcuqs);
+	json_str(&j, "compare", rcuqs ? COMPARE_RCUQS : COMPARE_STOCK);
 	json_open(&j, "loads", '[');
 	for (size_t i = 0; i < n; i++) {
 		const struct run *r = &runs[i];
@@ -398,7 +408,7 @@ static int measure(struct rcuqs_ctx *ctx, struct options *o)
 {
 	struct run runs[N_LOADS] = { 0 };
 	struct sampler sm = { 0 };
-	bool tty = isatty(STDERR_FILENO);
+	bool tty = isatty(STDERR_FILENO), rcuqs = sysfs_exists(ctx, RCUQS_MARKER);
 	char *nohz = NULL;
 	long hk = -1;
 	int expedited = -1, r;
@@ -427,9 +437,9 @@ static int measure(struct rcuqs_ctx *ctx, struct options *o)
 	}
 	sampler_close(&sm);
 	if (r == 0 && ctx->json)
-		print_json(o, hk, expedited, nohz, runs, n);
+		print_json(o, hk, expedited, rcuqs, nohz, runs, n);
 	else if (r == 0)
-		r = print_text(o, hk, expedited, runs, n);
+		r = print_text(o, hk, expedited, rcuqs, runs, n);
 	for (size_t i = 0; i < N_LOADS; i++)
 		measure_samples_free(&runs[i].s);
 	free(nohz);
