@@ -30,13 +30,6 @@
 	"the active one with a lower rcutree.cond_resched_qs_limit would report sooner"
 
 #define SECONDS_MAX 3600.0
-#define NOHZ_FULL "devices/system/cpu/nohz_full"	/* below /sys */
-/*
- * nohz_full's list is one sysfs value, at most a page: 4 KiB on x86, 64
- * KiB on arm64 and ppc64 kernels with large pages. "1,3,5,...,255" alone,
- * the odd CPUs of a 256-thread machine, is 457 bytes.
- */
-#define NOHZ_FULL_MAX (64 << 10)
 #define STALL_TIMEOUT "module/rcupdate/parameters/rcu_cpu_stall_timeout"
 
 /*
@@ -113,16 +106,8 @@ static int read_facts(const struct rcuqs_ctx *ctx, struct facts *f)
 	int r;
 
 	memset(f, 0, sizeof(*f));
-	f->nohz_full = malloc(NOHZ_FULL_MAX + 1);
-	if (!f->nohz_full)
-		return -ENOMEM;
-	r = sysfs_read(ctx, NOHZ_FULL, f->nohz_full, NOHZ_FULL_MAX + 1);
-	if (r < 0 && r != -ENOENT) {
-		errmsg("cannot read /sys/%s: %s", NOHZ_FULL, errstr(r));
+	if ((r = kernel_nohz_full(ctx, &f->nohz_full)) < 0)
 		return r;
-	}
-	if (r < 0 || strcmp(f->nohz_full, "(null)") == 0)
-		f->nohz_full[0] = '\0';
 	f->nohz_cpus = f->nohz_full[0] ?
 		       cpulist_count(f->nohz_full, tunable_find("rcu_nocbs")->max) : 0;
 	if (f->nohz_cpus < 0)

@@ -23,6 +23,6 @@ int cmd_opt_error(const char *cmd, int c, char **argv);
 int active_name(const struct rcuqs_ctx *ctx, char *name, size_t len);
 
 /* Commands in files of their own, beside the ones rcuqs.h declares. */
-extern const struct command cmd_watch, cmd_recommend;
+extern const struct command cmd_watch, cmd_recommend, cmd_measure;
 
 #endif

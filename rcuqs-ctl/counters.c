@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "counters.h"
+#include "cpustat.h"
 #include "sysfs.h"
 #include "util.h"
 
@@ -106,10 +107,12 @@ static int snapshot_read(struct sampler *s, struct sample *out)
 			char *eq = strchr(w, '=');
 			size_t i;
 
-			/* A stock kernel's per-CPU files, as paths below the root. */
+			/* The per-CPU files, as paths below the root. */
 			if (eq && eq[1] == '/' && strlen(eq + 1) < sizeof(out->stat) &&
-			    (strncmp(w, "stat=", 5) == 0 || strncmp(w, "softirqs=", 9) == 0)) {
-				strcpy(w[1] == 't' ? out->stat : out->softirqs, eq + 1);
+			    (strncmp(w, "stat=", 5) == 0 || strncmp(w, "softirqs=", 9) == 0 ||
+			     strncmp(w, "interrupts=", 11) == 0)) {
+				strcpy(w[0] == 'i' ? out->interrupts : w[1] == 't' ? out->stat :
+				       out->softirqs, eq + 1);
 				continue;
 			}
 			for (i = 0; i < N_COUNTERS; i++)
@@ -130,7 +133,8 @@ int sampler_read(struct sampler *s, struct sample *out)
 {
 	memset(out, 0, sizeof(*out));
 	snprintf(out->stat, sizeof(out->stat), "/proc/stat");
-	snprintf(out->softirqs, sizeof(out->softirqs), "/proc/softirqs");
+	snprintf(out->softirqs, sizeof(out->softirqs), "%s", SOFTIRQS_FILE);
+	snprintf(out->interrupts, sizeof(out->interrupts), "%s", INTERRUPTS_FILE);
 	if (s->snapshots)
 		return snapshot_read(s, out);
 	for (size_t i = 0; i < N_COUNTERS; i++) {

@@ -28,11 +28,12 @@ struct sample {
 	unsigned long long v[N_COUNTERS];
 	bool have[N_COUNTERS];
 	/*
-	 * Where this snapshot's per-CPU time and softirqs are, below the
-	 * root: /proc/stat and /proc/softirqs, or the test hook's stat= and
-	 * softirqs= words. Only recommend on a stock kernel reads them.
+	 * Where this snapshot's per-CPU time, softirqs and interrupts are,
+	 * below the root: /proc/stat, /proc/softirqs and /proc/interrupts, or
+	 * the test hook's stat=, softirqs= and interrupts= words. recommend
+	 * on a stock kernel reads the first two, measure the last two.
 	 */
-	char stat[128], softirqs[128];
+	char stat[128], softirqs[128], interrupts[128];
 };
 
 /*

@@ -75,26 +75,39 @@ static void parse_stat(char *buf, struct cpustat *c)
 	}
 }
 
-static void parse_softirqs(char *buf, struct cpustat *c)
+/*
+ * The header line of /proc/softirqs or /proc/interrupts at buf, "CPU0
+ * CPU1 ...": the CPU of each column into col (CPUSTAT_CPUS entries, -1
+ * for a word that names none), cut off; the rows after it. NULL when
+ * there is no header.
+ */
+static char *header_columns(char *buf, long *col, size_t *ncol)
 {
-	long *col = NULL;
-	size_t ncol = 0;
-	char *save = NULL, *line, *nl = buf;
+	char *save = NULL, *nl = strchr(buf, '\n');
 
-	/* The header: the CPU of each column. */
-	line = nl;
-	if (!line || !(nl = strchr(line, '\n')))
-		return;
+	*ncol = 0;
+	if (!nl)
+		return NULL;
 	*nl++ = '\0';
-	col = calloc(CPUSTAT_CPUS, sizeof(*col));
-	if (!col)
-		return;
-	for (char *w = strtok_r(line, " \t", &save); w && ncol < CPUSTAT_CPUS;
+	for (char *w = strtok_r(buf, " \t", &save); w && *ncol < CPUSTAT_CPUS;
 	     w = strtok_r(NULL, " \t", &save)) {
 		size_t len;
 		long cpu = cpu_word(w, "CPU", &len);
 
-		col[ncol++] = w[len] == '\0' ? cpu : -1;
+		col[(*ncol)++] = w[len] == '\0' ? cpu : -1;
+	}
+	return nl;
+}
+
+static void parse_softirqs(char *buf, struct cpustat *c)
+{
+	long *col = calloc(CPUSTAT_CPUS, sizeof(*col));
+	size_t ncol = 0;
+	char *line, *nl;
+
+	if (!col || !(nl = header_columns(buf, col, &ncol))) {
+		free(col);
+		return;
 	}
 	for (line = nl; line && *line; line = nl) {
 		const char *p;
@@ -156,4 +169,110 @@ void cpustat_free(struct cpustat *c)
 {
 	free(c->cpu);
 	c->cpu = NULL;
+}
+
+/*
+ * The rows of a /proc/interrupts or /proc/softirqs at buf ("NAME: n0 n1
+ * ... [description]"): fn with each row's name and its count in the
+ * column of cpu. A row with fewer counts (ERR, MIS: one for the whole
+ * machine) is left out. -ENOENT when no column is cpu's.
+ */
+static int column_rows(char *buf, long cpu, void (*fn)(const char *name,
+		       unsigned long long v, void *arg), void *arg)
+{
+	long *col = calloc(CPUSTAT_CPUS, sizeof(*col));
+	size_t ncol = 0, want = 0;
+	char *line, *nl;
+
+	if (!col)
+		return -ENOMEM;
+	nl = header_columns(buf, col, &ncol);
+	while (want < ncol && col[want] != cpu)
+		want++;
+	free(col);
+	if (!nl || want == ncol)
+		return -ENOENT;
+	for (line = nl; line && *line; line = nl) {
+		unsigned long long v = 0;
+		char *colon;
+		const char *p;
+		size_t i;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		line += strspn(line, " \t");
+		if (!(colon = strchr(line, ':')))
+			continue;
+		*colon = '\0';
+		for (p = colon + 1, i = 0; i <= want && number(&p, &v); i++)
+			;
+		if (i > want)
+			fn(line, v, arg);
+	}
+	return 0;
+}
+
+static void irq_row(const char *name, unsigned long long v, void *arg)
+{
+	struct cpu_irqs *q = arg;
+
+	if (strcmp(name, "ERR") == 0 || strcmp(name, "MIS") == 0)
+		return;	/* the machine's, not CPU 0's: one count in its first column */
+	q->irqs += v;
+	if (strcmp(name, "RES") == 0)
+		q->res = v;
+	else if (strcmp(name, "CAL") == 0)
+		q->cal = v;
+	else if (strcmp(name, "LOC") == 0)
+		q->loc = v;
+}
+
+static void softirq_row(const char *name, unsigned long long v, void *arg)
+{
+	struct cpu_irqs *q = arg;
+
+	q->softirqs += v;
+	if (strcmp(name, "RCU") == 0)
+		q->rcu = v;
+}
+
+int cpustat_irqs_parse(char *interrupts, char *softirqs, long cpu, struct cpu_irqs *out)
+{
+	struct cpu_irqs irqs = { 0 }, soft = { 0 };
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (interrupts && (r = column_rows(interrupts, cpu, irq_row, &irqs)) == 0) {
+		out->irqs = irqs.irqs;
+		out->res = irqs.res;
+		out->cal = irqs.cal;
+		out->loc = irqs.loc;
+		out->have_irqs = true;
+	}
+	if (r == -ENOMEM)
+		return r;
+	if (softirqs && (r = column_rows(softirqs, cpu, softirq_row, &soft)) == 0) {
+		out->softirqs = soft.softirqs;
+		out->rcu = soft.rcu;
+		out->have_softirqs = true;
+	}
+	return r == -ENOMEM ? r : 0;
+}
+
+int cpustat_irqs(const struct rcuqs_ctx *ctx, const char *interrupts, const char *softirqs,
+		 long cpu, struct cpu_irqs *out)
+{
+	char *irqs = malloc(STAT_MAX), *soft = malloc(STAT_MAX);
+	int r = -ENOMEM;
+
+	if (irqs && soft) {
+		bool hi = read_file(ctx, interrupts, irqs, STAT_MAX, NULL) >= 0;
+		bool hs = read_file(ctx, softirqs, soft, STAT_MAX, NULL) >= 0;
+
+		r = cpustat_irqs_parse(hi ? irqs : NULL, hs ? soft : NULL, cpu, out);
+	}
+	free(irqs);
+	free(soft);
+	return r;
 }

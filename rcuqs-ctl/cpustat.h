@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Per-CPU time from /proc/stat and RCU softirqs from /proc/softirqs: what
- * recommend reads on a stock kernel, which has no /sys/kernel/rcu_qs.
+ * recommend reads on a stock kernel, which has no /sys/kernel/rcu_qs; and
+ * one CPU's interrupts and softirqs, what measure counts.
  */
 #ifndef RCUQS_CPUSTAT_H
 #define RCUQS_CPUSTAT_H
@@ -34,5 +35,30 @@ struct cpustat {
 int cpustat_read(const struct rcuqs_ctx *ctx, const char *stat, const char *softirqs,
 		 struct cpustat *out);
 void cpustat_free(struct cpustat *c);
+
+#define INTERRUPTS_FILE "/proc/interrupts"
+#define SOFTIRQS_FILE "/proc/softirqs"
+
+/*
+ * What one CPU took, its column of /proc/interrupts (every row summed,
+ * and the RES, CAL and LOC rows: rescheduling and function-call IPIs,
+ * local timer interrupts) and of /proc/softirqs (every row, and RCU's).
+ */
+struct cpu_irqs {
+	unsigned long long irqs, res, cal, loc;
+	unsigned long long softirqs, rcu;
+	bool have_irqs, have_softirqs;	/* the file was read and has the column */
+};
+
+/*
+ * cpu's columns of interrupts and softirqs (INTERRUPTS_FILE and
+ * SOFTIRQS_FILE, or the test hook's), paths below the root, read as
+ * cpustat_read() reads; a file that is missing or lacks the column reads
+ * as missing. 0, or -ENOMEM.
+ */
+int cpustat_irqs(const struct rcuqs_ctx *ctx, const char *interrupts, const char *softirqs,
+		 long cpu, struct cpu_irqs *out);
+/* The same from the files' text (changed in place; NULL: not read). */
+int cpustat_irqs_parse(char *interrupts, char *softirqs, long cpu, struct cpu_irqs *out);
 
 #endif

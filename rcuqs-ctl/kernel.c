@@ -48,6 +48,12 @@
 #define VERSION_FILE "/proc/sys/kernel/version"
 #define DEBUG_PREEMPT_FILE "/sys/kernel/debug/sched/preempt"
 #define CONFIG_MAX (4 << 20)	/* Debian's are about 300 KB */
+/*
+ * nohz_full's list is one sysfs value, at most a page: 4 KiB on x86, 64
+ * KiB on arm64 and ppc64 kernels with large pages. "1,3,5,...,255" alone,
+ * the odd CPUs of a 256-thread machine, is 457 bytes.
+ */
+#define NOHZ_FULL_MAX (64 << 10)
 
 static const char *const model_names[] = {
 	[PM_UNKNOWN] = "unknown", [PM_NONE] = "none", [PM_VOLUNTARY] = "voluntary",
@@ -508,4 +514,21 @@ void kernel_warn_limit(const struct rcuqs_ctx *ctx, const char *value)
 	       "rcutree.cond_resched_qs_limit=%s acts only through cond_resched_lock() and "
 	       "friends, and no shipped profile shortens grace periods here; %s",
 	       kernel_preempt_name(k.model), value, kernel_limit_instead);
+}
+
+int kernel_nohz_full(const struct rcuqs_ctx *ctx, char **list)
+{
+	int r;
+
+	*list = malloc(NOHZ_FULL_MAX + 1);
+	if (!*list)
+		return -ENOMEM;
+	r = sysfs_read(ctx, NOHZ_FULL, *list, NOHZ_FULL_MAX + 1);
+	if (r < 0 && r != -ENOENT) {
+		errmsg("cannot read /sys/%s: %s", NOHZ_FULL, errstr(r));
+		return r;
+	}
+	if (r < 0 || strcmp(*list, "(null)") == 0)
+		(*list)[0] = '\0';
+	return 0;
 }

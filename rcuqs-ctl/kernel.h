@@ -75,4 +75,13 @@ extern const char kernel_limit_instead[];
 /* Its figures alone: "measured on 6.1 under preempt=full, ...". */
 extern const char kernel_limit_figures[];
 
+#define NOHZ_FULL "devices/system/cpu/nohz_full"	/* below /sys */
+/*
+ * The nohz_full CPUs, as the kernel lists them, malloc'd into *list: ""
+ * when there are none (no file: a kernel without NO_HZ_FULL; "(null)" or
+ * empty: none booted). 0, or -errno when the file is there but cannot be
+ * read (said), or -ENOMEM.
+ */
+int kernel_nohz_full(const struct rcuqs_ctx *ctx, char **list);
+
 #endif

@@ -26,7 +26,7 @@
 static const struct command *const commands[] = {
 	&cmd_list, &cmd_show, &cmd_status, &cmd_active, &cmd_set_profile, &cmd_apply,
 	&cmd_verify, &cmd_set, &cmd_off, &cmd_boot_args, &cmd_params,
-	&cmd_export, &cmd_watch, &cmd_recommend,
+	&cmd_export, &cmd_watch, &cmd_recommend, &cmd_measure,
 };
 
 static void usage(void)

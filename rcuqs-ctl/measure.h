@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The measuring core of measure: synchronize_rcu() timed from user space,
+ * and loads that keep a CPU in the kernel. Processes and clocks only: no
+ * file below the root is read here, nothing of the kernel's is written.
+ */
+#ifndef RCUQS_MEASURE_H
+#define RCUQS_MEASURE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * LOAD_NONE runs nothing (the floor); LOAD_MUNMAP maps, touches and
+ * unmaps a large anonymous region over and over (page faults, zeroing,
+ * unmapping: the kernel's time); LOAD_SYSCALL makes short system calls
+ * in a loop.
+ */
+enum measure_load { LOAD_NONE, LOAD_MUNMAP, LOAD_SYSCALL, N_LOADS };
+extern const char *const measure_load_names[N_LOADS];
+
+/* The calling process and what it forks later, onto cpu alone: 0 or -errno. */
+int measure_pin(long cpu);
+
+/*
+ * Fork a process that pins itself to cpu and runs load until
+ * measure_load_stop() (or this process's end) kills it. *pid is 0 for
+ * LOAD_NONE. 0, or -errno: that of the pinning (sched_setaffinity) when
+ * the process could not be pinned, then it has ended already.
+ */
+int measure_load_start(enum measure_load load, long cpu, pid_t *pid);
+void measure_load_stop(pid_t pid);
+
+/* synchronize_rcu() latencies, in nanoseconds. */
+struct measure_samples {
+	unsigned long long *ns;
+	size_t n, cap;
+};
+
+/* Called after each sample with how far the run is, for a progress line. */
+typedef void measure_progress_fn(double elapsed, size_t samples, void *arg);
+
+/*
+ * For secs seconds, time synchronize_rcu() from the calling process's CPU:
+ * short-lived children whose fd table is shared with a second thread grow
+ * it with dup2() past its size, one expand_fdtable() (and so one
+ * synchronize_rcu()) a call, about 5 ms apart; each call's duration on
+ * CLOCK_MONOTONIC is appended to s. 0, or -errno (said): -EMFILE when
+ * RLIMIT_NOFILE leaves the table no room to grow, -ENODATA when no call
+ * could be timed.
+ */
+int measure_sync_rcu(double secs, struct measure_samples *s, measure_progress_fn *progress,
+		     void *arg);
+void measure_samples_free(struct measure_samples *s);
+
+/* The p-quantile (0 < p <= 1, nearest rank) of s in ms; s gets sorted. */
+double measure_quantile_ms(struct measure_samples *s, double p);
+
+#endif
