@@ -21,7 +21,7 @@
 # same under multi-threaded TCG) and 'nohzpatience' (46-nohz-patience.sh,
 # rcutree.nohz_full_patience_delay=500). rcuqs.test_active=P records P as
 # the active profile before rcuqs.service looks
-# (units/rcuqs-test-active.service).
+# (units/rcuqs-test-active.service). RCUQS_BOOTS="B..." boots only those.
 set -uo pipefail
 v=${1:?usage: check-guest.sh VARIANT}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,6 +72,8 @@ MT_BOOTS="nohzmt"
 boot() {
 	local b=$1 part=$BUILD/guest-$v/$1.part
 	shift
+	# RCUQS_BOOTS="B...": only those boots (beside-build.sh).
+	case " ${RCUQS_BOOTS:-$b} " in *" $b "*) ;; *) return 0 ;; esac
 	boots+=("$b")
 	: >"$part"
 	rm -f "$part.rc"
