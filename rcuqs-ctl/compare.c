@@ -154,11 +154,13 @@ int compare_restore(const struct rcuqs_ctx *ctx, struct compare *cmp)
 		r = sysfs_write(ctx, c->t->sysfs, c->old);
 		if (r >= 0)
 			r = sysfs_read(ctx, c->t->sysfs, now, sizeof(now));
-		if (r >= 0 && strcmp(now, c->old) != 0)
-			r = -EIO;
 		if (r < 0) {
 			errmsg("measure --compare: cannot restore %s=%s: %s", c->t->name, c->old,
 			       errstr(r));
+			bad++;
+		} else if (strcmp(now, c->old) != 0) {
+			errmsg("measure --compare: cannot restore %s=%s: it reads %s", c->t->name,
+			       c->old, now);
 			bad++;
 		}
 	}
