@@ -293,14 +293,14 @@ static void print_restored(const struct compare *cmp)
 	printf("\n");
 }
 
-/* With --compare, the runs by load, then setting: the i-th to print. */
-static const struct run *nth_run(const struct options *o, const struct run *runs, size_t n,
-				 size_t i)
+/*
+ * The i-th run to print: runs[] is in the order measured, by setting then
+ * load with --compare, and printed by load then setting.
+ */
+static const struct run *nth_run(const struct options *o, const struct run *runs, size_t i)
 {
 	if (!o->compare)
 		return &runs[i];
-	/* runs[] is by setting, then load; n is a whole number of settings */
-	(void)n;
 	return &runs[(i % N_SETTINGS) * o->nloads + i / N_SETTINGS];
 }
 
@@ -324,21 +324,21 @@ static int print_text(const struct options *o, long hk, int expedited, bool rcuq
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n && r == 0; i++) {
-		const struct run *run = nth_run(o, runs, n, i);
+		const struct run *run = nth_run(o, runs, i);
 		char c[10][32];
 		struct figures f;
 
 		figures(run, &f);
 		counter |= f.counter;
 		snprintf(c[0], sizeof(c[0]), "%zu", run->s.n);
-		/* The setting's column only with --compare: NULL ends no row, it is "-". */
+		/* With --compare, the setting's column after the load's. */
 #define ROW(...) (o->compare ? table_row(&t, measure_load_names[run->load], \
 				       compare_setting_names[run->setting], __VA_ARGS__) : \
 		  table_row(&t, measure_load_names[run->load], __VA_ARGS__))
 		r = ROW(c[0], cell(c[1], 32, run->p50, true, 1), cell(c[2], 32, run->p99, true, 1),
-			      cell(c[3], 32, f.irq_s, f.irq, 1), cell(c[4], 32, f.irq_call, f.irq, 2),
-			      cell(c[5], 32, f.irq_gp, f.gp && f.irq, 2),
-			      cell(c[6], 32, f.res_s, f.irq, 1), cell(c[7], 32, f.cal_s, f.irq, 1),
+			cell(c[3], 32, f.irq_s, f.irq, 1), cell(c[4], 32, f.irq_call, f.irq, 2),
+			cell(c[5], 32, f.irq_gp, f.gp && f.irq, 2),
+			cell(c[6], 32, f.res_s, f.irq, 1), cell(c[7], 32, f.cal_s, f.irq, 1),
 			cell(c[8], 32, f.loc_s, f.irq, 1), cell(c[9], 32, f.rcu_s, f.soft, 1));
 #undef ROW
 	}
@@ -393,7 +393,7 @@ static void print_json(const struct options *o, long hk, int expedited, bool rcu
 	}
 	json_open(&j, "loads", '[');
 	for (size_t i = 0; i < n; i++) {
-		const struct run *r = nth_run(o, runs, n, i);
+		const struct run *r = nth_run(o, runs, i);
 		struct figures f;
 
 		figures(r, &f);
