@@ -6,7 +6,9 @@
  * (measure.c); the isolated CPU's interrupts and softirqs from
  * /proc/interrupts and /proc/softirqs before and after each load; grace
  * periods completed from gp_completed where the kernel has the rcuqs
- * counters. It writes nothing.
+ * counters. It writes nothing, but with --compare on an rcuqs kernel:
+ * then each load runs under each setting of compare.c in turn, and every
+ * parameter is put back afterwards.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,9 +20,11 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "compare.h"
 #include "counters.h"
 #include "cpustat.h"
 #include "kernel.h"
+#include "lock.h"
 #include "measure.h"
 #include "output.h"
 #include "sysfs.h"
@@ -39,6 +43,7 @@
 #define COMPARE_RCUQS "run again after rcuqs-ctl set-profile latency, and after " \
 	"rcuqs-ctl set-profile default and rcuqs-ctl set rcutree.jiffies_till_sched_qs=1; " \
 	"then set-profile yours back"
+#define SETTINGS "default, latency, jtsq1 (default with rcutree.jiffies_till_sched_qs=1)"
 #define NOT_GP "a sample is one synchronize_rcu() call: the rest of a grace period in " \
 	"progress plus one whole grace period (one to two) and the wake-up, not a grace " \
 	"period's length as RCU's tracepoints would give it"
@@ -48,11 +53,13 @@ struct options {
 	double seconds;
 	enum measure_load loads[N_LOADS];
 	size_t nloads;
+	bool compare;
 };
 
 /* One load's run: its samples and the isolated CPU's counts around it. */
 struct run {
 	enum measure_load load;
+	int setting;		/* enum compare_setting; -1 without --compare */
 	double secs;
 	struct measure_samples s;
 	double p50, p99, max;
@@ -175,7 +182,7 @@ static int check_expedited(const struct rcuqs_ctx *ctx, int *expedited)
 }
 
 struct progress {
-	const char *load;
+	char load[32];
 	double secs;
 };
 
@@ -205,11 +212,14 @@ static int snapshot(const struct rcuqs_ctx *ctx, struct sampler *sm, long cpu,
 static int run_load(const struct rcuqs_ctx *ctx, struct sampler *sm, const struct options *o,
 		    struct run *run, bool tty)
 {
-	struct progress pg = { measure_load_names[run->load], o->seconds };
+	struct progress pg = { .secs = o->seconds };
 	struct timespec settle = { 0, SETTLE_NS }, t0, t1;
 	pid_t pid;
 	int r;
 
+	snprintf(pg.load, sizeof(pg.load), "%s%s%s", run->setting < 0 ? "" :
+		 compare_setting_names[run->setting], run->setting < 0 ? "" : " ",
+		 measure_load_names[run->load]);
 	if ((r = measure_load_start(run->load, o->cpu, &pid)) < 0) {
 		errmsg("measure: cannot pin the %s load to CPU %ld: %s", measure_load_names[run->load],
 		       o->cpu, errstr(r));
@@ -274,8 +284,28 @@ static const char *cell(char *buf, size_t len, double v, bool have, int decimals
 	return buf;
 }
 
+/* "NAME=VALUE, ..." of what --compare put back. */
+static void print_restored(const struct compare *cmp)
+{
+	printf("every parameter put back and read back:");
+	for (size_t i = 0; i < cmp->nsnap; i++)
+		printf("%s %s=%s", i ? "," : "", cmp->snap[i].t->name, cmp->snap[i].old);
+	printf("\n");
+}
+
+/*
+ * The i-th run to print: runs[] is in the order measured, by setting then
+ * load with --compare, and printed by load then setting.
+ */
+static const struct run *nth_run(const struct options *o, const struct run *runs, size_t i)
+{
+	if (!o->compare)
+		return &runs[i];
+	return &runs[(i % N_SETTINGS) * o->nloads + i / N_SETTINGS];
+}
+
 static int print_text(const struct options *o, long hk, int expedited, bool rcuqs,
-		      const struct run *runs, size_t n)
+		      const struct compare *cmp, const struct run *runs, size_t n)
 {
 	struct table t;
 	bool counter = false;
@@ -285,22 +315,32 @@ static int print_text(const struct options *o, long hk, int expedited, bool rcuq
 	printf("timed on housekeeping CPU %ld; loads on nohz_full CPU %ld, %.1f s each; "
 	       "rcu_expedited: %s\n", hk, o->cpu, o->seconds,
 	       expedited < 0 ? "unknown (no /sys/" RCU_EXPEDITED ")" : "0");
-	if ((r = table_init(&t, 11, "load", "samples", "p50_ms", "p99_ms", "irq/s", "irq/call",
-			    "irq/gp", "RES/s", "CAL/s", "LOC/s", "RCU_softirq/s")) < 0)
+	if (o->compare)
+		r = table_init(&t, 12, "load", "setting", "samples", "p50_ms", "p99_ms", "irq/s",
+			       "irq/call", "irq/gp", "RES/s", "CAL/s", "LOC/s", "RCU_softirq/s");
+	else
+		r = table_init(&t, 11, "load", "samples", "p50_ms", "p99_ms", "irq/s", "irq/call",
+			       "irq/gp", "RES/s", "CAL/s", "LOC/s", "RCU_softirq/s");
+	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n && r == 0; i++) {
+		const struct run *run = nth_run(o, runs, i);
 		char c[10][32];
 		struct figures f;
 
-		figures(&runs[i], &f);
+		figures(run, &f);
 		counter |= f.counter;
-		snprintf(c[0], sizeof(c[0]), "%zu", runs[i].s.n);
-		r = table_row(&t, measure_load_names[runs[i].load], c[0],
-			      cell(c[1], 32, runs[i].p50, true, 1), cell(c[2], 32, runs[i].p99, true, 1),
-			      cell(c[3], 32, f.irq_s, f.irq, 1), cell(c[4], 32, f.irq_call, f.irq, 2),
-			      cell(c[5], 32, f.irq_gp, f.gp && f.irq, 2),
-			      cell(c[6], 32, f.res_s, f.irq, 1), cell(c[7], 32, f.cal_s, f.irq, 1),
-			      cell(c[8], 32, f.loc_s, f.irq, 1), cell(c[9], 32, f.rcu_s, f.soft, 1));
+		snprintf(c[0], sizeof(c[0]), "%zu", run->s.n);
+		/* With --compare, the setting's column after the load's. */
+#define ROW(...) (o->compare ? table_row(&t, measure_load_names[run->load], \
+				       compare_setting_names[run->setting], __VA_ARGS__) : \
+		  table_row(&t, measure_load_names[run->load], __VA_ARGS__))
+		r = ROW(c[0], cell(c[1], 32, run->p50, true, 1), cell(c[2], 32, run->p99, true, 1),
+			cell(c[3], 32, f.irq_s, f.irq, 1), cell(c[4], 32, f.irq_call, f.irq, 2),
+			cell(c[5], 32, f.irq_gp, f.gp && f.irq, 2),
+			cell(c[6], 32, f.res_s, f.irq, 1), cell(c[7], 32, f.cal_s, f.irq, 1),
+			cell(c[8], 32, f.loc_s, f.irq, 1), cell(c[9], 32, f.rcu_s, f.soft, 1));
+#undef ROW
 	}
 	if (r == 0)
 		table_print(&t, stdout);
@@ -310,13 +350,19 @@ static int print_text(const struct options *o, long hk, int expedited, bool rcuq
 	       "and per timed call; irq/gp: per grace period completed (%s)\n", o->cpu,
 	       counter ? "gp_completed, every CPU's; - when none completed" :
 	       "- without /sys/" COUNTERS_DIR "/gp_completed: a kernel without the rcuqs patches");
-	printf("measured with the settings that run; nothing was changed\n");
-	printf("to compare: %s\n", rcuqs ? COMPARE_RCUQS : COMPARE_STOCK);
+	if (o->compare) {
+		printf("settings: %s, switched at runtime under %s, each for every load in turn\n",
+		       SETTINGS, LOCK_FILE);
+		print_restored(cmp);
+	} else {
+		printf("measured with the settings that run; nothing was changed\n");
+		printf("to compare: %s\n", rcuqs ? COMPARE_RCUQS : COMPARE_STOCK);
+	}
 	return r;
 }
 
 static void print_json(const struct options *o, long hk, int expedited, bool rcuqs,
-		       const char *nohz, const struct run *runs, size_t n)
+		       const char *nohz, const struct compare *cmp, const struct run *runs, size_t n)
 {
 	struct json j = { .f = stdout };
 	char num[24];
@@ -334,15 +380,27 @@ static void print_json(const struct options *o, long hk, int expedited, bool rcu
 	snprintf(num, sizeof(num), "%d", expedited);
 	json_num(&j, "rcu_expedited", expedited < 0 ? NULL : num);
 	json_bool(&j, "rcuqs_kernel", rcuqs);
-	json_str(&j, "compare", rcuqs ? COMPARE_RCUQS : COMPARE_STOCK);
+	json_str(&j, "compare", o->compare ? SETTINGS : rcuqs ? COMPARE_RCUQS : COMPARE_STOCK);
+	if (o->compare) {
+		json_open(&j, "settings", '[');
+		for (size_t i = 0; i < N_SETTINGS; i++)
+			json_str(&j, NULL, compare_setting_names[i]);
+		json_close(&j, ']');
+		json_open(&j, "restored", '{');
+		for (size_t i = 0; i < cmp->nsnap; i++)
+			json_str(&j, cmp->snap[i].t->name, cmp->snap[i].old);
+		json_close(&j, '}');
+	}
 	json_open(&j, "loads", '[');
 	for (size_t i = 0; i < n; i++) {
-		const struct run *r = &runs[i];
+		const struct run *r = nth_run(o, runs, i);
 		struct figures f;
 
 		figures(r, &f);
 		json_open(&j, NULL, '{');
 		json_str(&j, "load", measure_load_names[r->load]);
+		if (o->compare)
+			json_str(&j, "setting", compare_setting_names[r->setting]);
 		json_real(&j, "seconds", r->secs, true);
 		snprintf(num, sizeof(num), "%zu", r->s.n);
 		json_num(&j, "samples", num);
@@ -404,17 +462,53 @@ static int choose_cpus(const struct rcuqs_ctx *ctx, struct options *o, char **no
 	return r;
 }
 
+/*
+ * Every load under every setting, by setting (one switch a setting), into
+ * runs[] (room for N_SETTINGS * N_LOADS); *n: how many ran. The
+ * parameters are put back whatever happens, a signal included.
+ */
+static int compare_runs(struct rcuqs_ctx *ctx, struct sampler *sm, const struct options *o,
+			struct compare *cmp, struct run *runs, size_t *n, bool tty)
+{
+	int r, rr;
+
+	if ((r = compare_begin(ctx, cmp)) < 0)
+		return r;
+	for (int st = 0; r == 0 && st < N_SETTINGS && !measure_stop; st++) {
+		r = compare_apply(ctx, cmp, (enum compare_setting)st);
+		for (size_t l = 0; r == 0 && l < o->nloads; l++, (*n)++) {
+			runs[*n].load = o->loads[l];
+			runs[*n].setting = st;
+			r = run_load(ctx, sm, o, &runs[*n], tty);
+		}
+	}
+	if (measure_stop)
+		r = -EINTR;
+	rr = compare_restore(ctx, cmp);
+	if (rr == 0 && r < 0)
+		errmsg("measure --compare: every parameter put back as it was");
+	return rr < 0 ? rr : r;
+}
+
 static int measure(struct rcuqs_ctx *ctx, struct options *o)
 {
-	struct run runs[N_LOADS] = { 0 };
+	struct run runs[N_SETTINGS * N_LOADS] = { 0 };
 	struct sampler sm = { 0 };
+	struct compare cmp = { .lock = -1 };
 	bool tty = isatty(STDERR_FILENO), rcuqs = sysfs_exists(ctx, RCUQS_MARKER);
 	char *nohz = NULL;
 	long hk = -1;
-	int expedited = -1, r;
+	int expedited = -1, r = 0;
 	pid_t probe;
 	size_t n = 0;
 
+	/* --compare: root, an rcuqs kernel and every setting's parameter, before anything. */
+	if (o->compare && (r = require_root("measure --compare")) < 0)
+		return exit_status(r);
+	if (o->compare && (r = compare_prepare(ctx, &cmp)) < 0) {
+		compare_end(&cmp);
+		return exit_status(r);
+	}
 	r = choose_cpus(ctx, o, &nohz, &hk);
 	if (r == 0)
 		r = check_expedited(ctx, &expedited);
@@ -431,18 +525,25 @@ static int measure(struct rcuqs_ctx *ctx, struct options *o)
 	measure_load_stop(r == 0 ? probe : 0);
 	if (r == 0)
 		r = sampler_open_stock(ctx, &sm);
-	for (; r == 0 && n < o->nloads; n++) {
+	if (r == 0 && o->compare)
+		r = compare_runs(ctx, &sm, o, &cmp, runs, &n, tty);
+	for (; r == 0 && !o->compare && n < o->nloads; n++) {
 		runs[n].load = o->loads[n];
+		runs[n].setting = -1;
 		r = run_load(ctx, &sm, o, &runs[n], tty);
 	}
 	sampler_close(&sm);
 	if (r == 0 && ctx->json)
-		print_json(o, hk, expedited, rcuqs, nohz, runs, n);
+		print_json(o, hk, expedited, rcuqs, nohz, &cmp, runs, n);
 	else if (r == 0)
-		r = print_text(o, hk, expedited, rcuqs, runs, n);
-	for (size_t i = 0; i < N_LOADS; i++)
+		r = print_text(o, hk, expedited, rcuqs, &cmp, runs, n);
+	if (o->compare)
+		compare_end(&cmp);
+	for (size_t i = 0; i < N_SETTINGS * N_LOADS; i++)
 		measure_samples_free(&runs[i].s);
 	free(nohz);
+	if (measure_stop)
+		return 128 + measure_stop;	/* after the parameters went back */
 	if (r == -ENODEV || r == -EPERM || r == -EMFILE || r == -ENODATA)
 		return EXIT_FAIL;	/* the machine, not the tool: no nohz_full, ... */
 	return exit_status(r);
@@ -455,6 +556,7 @@ static int do_measure(struct rcuqs_ctx *ctx, int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "load", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "compare", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options o = { .cpu = -1, .seconds = 5.0,
@@ -462,7 +564,7 @@ static int do_measure(struct rcuqs_ctx *ctx, int argc, char **argv)
 	int c, r;
 
 	optind = 0;	/* a fresh scan of the command's own arguments */
-	while ((c = getopt_long(argc, argv, ":c:s:l:j", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:s:l:jC", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (parse_cpu(optarg, &o.cpu) < 0) {
@@ -491,6 +593,9 @@ static int do_measure(struct rcuqs_ctx *ctx, int argc, char **argv)
 		case 'j':
 			ctx->json = true;
 			break;
+		case 'C':
+			o.compare = true;
+			break;
 		default:
 			return cmd_opt_error("measure", c, argv);
 		}
@@ -501,8 +606,10 @@ static int do_measure(struct rcuqs_ctx *ctx, int argc, char **argv)
 }
 
 const struct command cmd_measure = {
-	"measure", do_measure, "[--cpu N] [--seconds S] [--load LIST] [--json]",
+	"measure", do_measure, "[--cpu N] [--seconds S] [--load LIST] [--compare] [--json]",
 	"time synchronize_rcu() on a housekeeping CPU while loads run on nohz_full CPU N, S "
-	"seconds each (1 to 3600), and count that CPU's interrupts; writes nothing",
+	"seconds each (1 to 3600), and count that CPU's interrupts; writes nothing, but "
+	"--compare (rcuqs kernel, root): each load under default, latency and "
+	"jiffies_till_sched_qs=1 in turn, every parameter put back",
 	"-c --cpu -s --seconds -l --load",
 };

@@ -50,6 +50,8 @@
 /* Why a batch child ended, as its exit status. */
 enum { B_OK, B_THREAD = 10, B_NO_ROOM, B_TABLE_BIG, B_FDSIZE, B_DUP2, B_PIPE };
 
+volatile sig_atomic_t measure_stop;
+
 const char *const measure_load_names[N_LOADS] = {
 	[LOAD_NONE] = "none", [LOAD_MUNMAP] = "munmap", [LOAD_SYSCALL] = "syscall",
 };
@@ -280,7 +282,7 @@ int measure_sync_rcu(double secs, struct measure_samples *s, measure_progress_fn
 	pid_t parent = getpid();
 	int r = 0;
 
-	while (r == 0 && now_ns() < deadline) {
+	while (r == 0 && now_ns() < deadline && !measure_stop) {
 		unsigned long long ns;
 		const char *why;
 		int p[2], status;
@@ -303,6 +305,10 @@ int measure_sync_rcu(double secs, struct measure_samples *s, measure_progress_fn
 		}
 		close(p[1]);
 		while ((n = read(p[0], &ns, sizeof(ns))) == sizeof(ns) || (n < 0 && errno == EINTR)) {
+			if (n < 0 && measure_stop) {
+				r = -EINTR;
+				break;
+			}
 			if (n < 0)
 				continue;
 			if ((r = add_sample(s, ns)) < 0)
@@ -319,11 +325,15 @@ int measure_sync_rcu(double secs, struct measure_samples *s, measure_progress_fn
 				break;
 			}
 		}
+		if (r == 0 && measure_stop)
+			r = -EINTR;	/* a terminal's ^C may have ended the batch too */
 		if (r == 0 && (why = batch_failure(status))) {
 			errmsg("measure: a timing process failed: %s", why);
 			r = WIFEXITED(status) && WEXITSTATUS(status) == B_NO_ROOM ? -EMFILE : -EIO;
 		}
 	}
+	if (r == 0 && measure_stop)
+		r = -EINTR;
 	if (r == 0 && s->n == 0) {
 		errmsg("measure: no synchronize_rcu() call could be timed in %g s", secs);
 		r = -ENODATA;

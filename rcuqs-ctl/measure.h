@@ -7,6 +7,7 @@
 #ifndef RCUQS_MEASURE_H
 #define RCUQS_MEASURE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -18,6 +19,13 @@
  */
 enum measure_load { LOAD_NONE, LOAD_MUNMAP, LOAD_SYSCALL, N_LOADS };
 extern const char *const measure_load_names[N_LOADS];
+
+/*
+ * Set (to the signal's number) by a handler to end a run early:
+ * measure_sync_rcu() then kills and reaps its timing process and returns
+ * -EINTR. 0 otherwise.
+ */
+extern volatile sig_atomic_t measure_stop;
 
 /* The calling process and what it forks later, onto cpu alone: 0 or -errno. */
 int measure_pin(long cpu);
@@ -47,7 +55,7 @@ typedef void measure_progress_fn(double elapsed, size_t samples, void *arg);
  * synchronize_rcu()) a call, about 5 ms apart; each call's duration on
  * CLOCK_MONOTONIC is appended to s. 0, or -errno (said): -EMFILE when
  * RLIMIT_NOFILE leaves the table no room to grow, -ENODATA when no call
- * could be timed.
+ * could be timed, -EINTR when measure_stop was set.
  */
 int measure_sync_rcu(double secs, struct measure_samples *s, measure_progress_fn *progress,
 		     void *arg);

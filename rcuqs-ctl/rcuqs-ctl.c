@@ -41,7 +41,7 @@ static void usage(void)
 	       "\n"
 	       "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		char left[64];
+		char left[96];	/* the longest synopsis: measure's */
 
 		snprintf(left, sizeof(left), "%s%s%s", commands[i]->name,
 			 commands[i]->args[0] ? " " : "", commands[i]->args);
