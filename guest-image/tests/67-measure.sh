@@ -42,3 +42,18 @@ for l in none munmap syscall; do
 	check "measure, load $l: grace periods counted (gp_per_s $gps) and CPU $nz's interrupts per grace period given ($ipg)" \
 		eval '[ -n "$gps" ] && [ "${gps%%.*}" -gt 0 ] && [ -n "$ipg" ]'
 done
+
+# --compare: the three settings side by side, every parameter put back.
+before=$(params)
+json=$(rcuqs-ctl measure --compare --seconds 1 --load none,munmap --json 2>/tmp/measure.err)
+rc=$?
+diag "rcuqs-ctl measure --compare --seconds 1 --load none,munmap --json: exit $rc; $json" "stderr: $(cat /tmp/measure.err)"
+is "$rc" 0 "measure --compare exits 0"
+is "$(params)" "$before" "measure --compare puts every rcutree and rcupdate parameter back"
+for st in default latency jtsq1; do
+	for l in none munmap; do
+		row=$(tr '{' '\n' <<<"$json" | grep "\"setting\":\"$st\"" | grep "\"load\":\"$l\"")
+		s=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' <<<"$row")
+		check "measure --compare: $st, load $l measured (samples ${s:-none})" eval '[ "${s:-0}" -ge 1 ]'
+	done
+done
