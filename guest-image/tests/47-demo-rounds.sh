@@ -6,7 +6,8 @@
 # one boot, each round beside the no-loop floor measured in the same
 # round. Asserted in every round, as make demo judges its one run
 # (demo_effect): latency's p50 within issue 16's goal (1.5 times the
-# round's floor, at least 40 ms), default's beyond it.
+# round's floor, or the boot's median floor where that is lower; at
+# least 40 ms), default's beyond it.
 #
 # Issue 40: on 6.1, latency had no effect in about one make demo in three
 # (p50 400-500 ms). The cause was the test loop, not the series: a CPU
@@ -30,9 +31,16 @@ grep -qw 'lpj=1' /proc/cmdline ||
 	diag "no lpj=1 on the command line: CPUs keep their own delay calibration"
 diag "BogoMIPS per CPU: $(awk -F': ' '/^bogomips/ { printf "%s ", $2 }' /proc/cpuinfo)"
 declare -a fl la de
+# A round's floor is the lower of its own and the median of the boot's
+# floors: a floor window the host or the boot's last jobs disturbed (a
+# fresh clone's make check once measured 122 ms in round 1, 15-16 ms in
+# the seven others) is not what a grace period takes here, and would
+# judge default's held-back grace periods as "not held back". The lower
+# floor can only make latency's goal stricter.
 judge() {	# judge PROFILE P50: round r's verdict on it, against its floor
-	local w
-	if w=$(demo_effect "$1" "$2" "${fl[r]}"); then ok "round $r: $w"; else nok "round $r: $w"; fi
+	local w f=${fl[r]:-}
+	[[ $f =~ ^[0-9]+$ && $mfl =~ ^[0-9]+$ ]] && ((f > mfl)) && f=$mfl
+	if w=$(demo_effect "$1" "$2" "$f"); then ok "round $r: $w"; else nok "round $r: $w"; fi
 }
 for ((r = 1; r <= ROUNDS; r++)); do
 	demo_loop floor
@@ -51,6 +59,10 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		esac
 	done
 	diag "round $r: $line"
+done
+mfl=$(median "${fl[@]}" 2>/dev/null)
+diag "the boot's median floor p50: $((mfl / 1000)) ms"
+for ((r = 1; r <= ROUNDS; r++)); do
 	judge latency "${la[r]:-}"
 	judge default "${de[r]:-}"
 done
