@@ -893,34 +893,29 @@ check "quick start: install, set-profile latency, verify; off, purge: nothing le
 # names every rcuqs kernel package (image, headers, a fleet's
 # meta-package) and none of Debian's, and where no rcuqs kernel is
 # installed (the tool alone), nothing and no message. Stand-in packages
-# with the names make kernel-deb and make kernel-repo give.
-fake_deb() {	# fake_deb NAME: an empty package NAME, its file's path
-	mkdir -p "$work/fake/$1/DEBIAN"
-	printf 'Package: %s\nVersion: 1\nArchitecture: all\nMaintainer: rcuqs tests <root@localhost>\nDescription: stand-in for the way-back test\n' \
-		"$1" >"$work/fake/$1/DEBIAN/control"
-	dpkg-deb -Zgzip --build "$work/fake/$1" "$root/tmp/$1.deb" >/dev/null && echo "/tmp/$1.deb"
-}
+# (tests/lib/fake-deb.sh) with the names make kernel-deb and make
+# kernel-repo give.
+. "$top/tests/lib/fake-deb.sh"
 way_back_names() {	# the names the README's substitution gives in the root, sorted, one line
 	in_root sh -c "set -- $sub; printf '%s ' \"\$@\"" 2>"$work/way-back.err" | tr ' ' '\n' | sort | xargs
 }
 readme_way_back() {
 	local ours="linux-headers-6.1.192-rcuqs2 linux-image-6.1.192-rcuqs2 linux-image-6.1.192-rcuqs2-lean linux-image-rcuqs-6.1-amd64"
-	local n got debs=""
+	local n got
 	sub=$(sed -n 's/^    apt purge rcuqs //p' "$top/README.md")
 	[ -n "$sub" ] || { echo "README: no 'apt purge rcuqs' line in the way back"; return 1; }
 	got=$(way_back_names)
 	[ -z "$got" ] && [ ! -s "$work/way-back.err" ] ||
 		{ echo "no rcuqs kernel installed: named '$got', said: $(cat "$work/way-back.err")"; return 1; }
+	mkdir -p "$root/tmp/way-back"
 	for n in $ours linux-image-6.1.0-28-amd64 linux-libc-dev; do
-		debs="$debs $(fake_deb "$n")" || { echo "cannot build a stand-in $n"; return 1; }
+		fake_deb "$root/tmp/way-back" "$n" 1 || { echo "cannot build a stand-in $n"; return 1; }
 	done
-	# shellcheck disable=SC2086 # the files' names: no blanks
-	in_root dpkg -i $debs >/dev/null 2>&1 || { echo "dpkg -i of the stand-ins failed"; return 1; }
+	in_root sh -c 'dpkg -i /tmp/way-back/*.deb' >/dev/null 2>&1 || { echo "dpkg -i of the stand-ins failed"; return 1; }
 	got=$(way_back_names)
+	# shellcheck disable=SC2086 # package names: no blanks
 	in_root dpkg --purge $ours linux-image-6.1.0-28-amd64 linux-libc-dev >/dev/null 2>&1
-	rm -rf "$work/fake"
-	# shellcheck disable=SC2086
-	(cd "$root/tmp" && rm -f $debs)
+	rm -rf "$root/tmp/way-back"
 	[ "$got" = "$ours" ] && [ ! -s "$work/way-back.err" ] ||
 		{ echo "named '$got', want '$ours'; said: $(cat "$work/way-back.err")"; return 1; }
 }

@@ -114,29 +114,14 @@ repo=$scratch/repo
 
 # --- fixtures ---------------------------------------------------------------
 
-# fake_deb PACKAGE VERSION [PATH CONTENT]...: $scratch/debs/P_V_amd64.deb
-# with those files.
-fake_deb() {
-	p=$1 v=$2 d=$scratch/pkg
-	shift 2
-	rm -rf "$d"
-	mkdir -p "$d/DEBIAN"
-	while [ $# -ge 2 ]; do
-		mkdir -p "$d$(dirname "$1")"
-		printf '%s\n' "$2" >"$d$1"
-		shift 2
-	done
-	printf '%s\n' "Package: $p" "Version: $v" "Architecture: amd64" \
-		"Maintainer: rcuqs check-repo <check-repo@invalid>" "Section: kernel" "Priority: optional" \
-		"Description: fake $p for check-repo.sh" " Made by tests/repo/check-repo.sh; no kernel in it." \
-		>"$d/DEBIAN/control"
-	dpkg-deb --root-owner-group --build "$d" "$scratch/debs/${p}_${v}_amd64.deb" >/dev/null
-	rm -rf "$d"
-}
+# fake_deb "$debs" PACKAGE VERSION [PATH CONTENT]...: $debs/P_V_amd64.deb
+# with those files (tests/lib/fake-deb.sh).
+. "$top/tests/lib/fake-deb.sh"
+debs=$scratch/debs
 # kernel RELEASE VERSION: linux-image-RELEASE and linux-headers-RELEASE.
 kernel() {
-	fake_deb "linux-image-$1" "$2" "/boot/vmlinuz-$1" "fake kernel $1 $2"
-	fake_deb "linux-headers-$1" "$2" "/usr/src/linux-headers-$1/Makefile" "# fake headers $1"
+	fake_deb "$debs" "linux-image-$1" "$2" "/boot/vmlinuz-$1" "fake kernel $1 $2"
+	fake_deb "$debs" "linux-headers-$1" "$2" "/usr/src/linux-headers-$1/Makefile" "# fake headers $1"
 }
 k() { echo "$scratch/debs/linux-image-${1}_${2}_amd64.deb $scratch/debs/linux-headers-${1}_${2}_amd64.deb"; }
 kernel 6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2
@@ -145,14 +130,14 @@ kernel 6.1.194-rcuqs2-lean 6.1.194-1+rcuqs2
 kernel 6.12.118-rcuqs2-lean 6.12.118-1~deb12u1+rcuqs2
 kernel 6.12.95-rcuqs2-lean 6.12.95-1~bpo12+1+rcuqs2
 kernel 6.1.194-rcuqs2 6.1.194-1+rcuqs2
-fake_deb linux-image-7.3.4-rcuqs2 7.3.4-1~bpo13+1+rcuqs2 /boot/vmlinuz-7.3.4-rcuqs2 "fake 7.3"
-fake_deb linux-image-7.3.5-rcuqs2-lean 7.3.5-1~bpo13+1+rcuqs2 /boot/vmlinuz-7.3.5-rcuqs2-lean "fake 7.3 lean"
-fake_deb linux-libc-dev 6.1.192-2+rcuqs2 /usr/include/linux/fake.h "/* fake */"
-fake_deb hello 1.0 /usr/share/doc/hello/x "x"
+fake_deb "$debs" linux-image-7.3.4-rcuqs2 7.3.4-1~bpo13+1+rcuqs2 /boot/vmlinuz-7.3.4-rcuqs2 "fake 7.3"
+fake_deb "$debs" linux-image-7.3.5-rcuqs2-lean 7.3.5-1~bpo13+1+rcuqs2 /boot/vmlinuz-7.3.5-rcuqs2-lean "fake 7.3 lean"
+fake_deb "$debs" linux-libc-dev 6.1.192-2+rcuqs2 /usr/include/linux/fake.h "/* fake */"
+fake_deb "$debs" hello 1.0 /usr/share/doc/hello/x "x"
 if [ -n "$deb" ] && [ -f "$deb" ]; then
 	tool=$deb
 else
-	fake_deb rcuqs 0.0.1~check /usr/sbin/rcuqs-ctl "#!/bin/sh"
+	fake_deb "$debs" rcuqs 0.0.1~check /usr/sbin/rcuqs-ctl "#!/bin/sh"
 	tool=$scratch/debs/rcuqs_0.0.1~check_amd64.deb
 fi
 toolv=$(dpkg-deb -f "$tool" Version)
@@ -263,7 +248,7 @@ same_version() {
 	f=$scratch/debs/${h}_${v}_amd64.deb
 	kr_ok --allow-lean "$f" || return 1
 	grep -q "^kernel-repo: $h $v: already there" "$scratch/kr.out" || { cat "$scratch/kr.out"; return 1; }
-	fake_deb "$h" "$v" "/usr/src/$h/Makefile" "# rebuilt"
+	fake_deb "$debs" "$h" "$v" "/usr/src/$h/Makefile" "# rebuilt"
 	kr_ok --allow-lean "$f" || return 1
 	grep -q "WARNING: $h $v: replacing the file of the same version with other contents" "$scratch/kr.out" ||
 		{ cat "$scratch/kr.out"; return 1; }
