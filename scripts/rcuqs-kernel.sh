@@ -553,9 +553,7 @@ arm)
 		# new Debian revision of the same upstream version, or a
 		# reinstall) replaced its files in place: there is no other
 		# copy of it to try it against.
-		echo "$prog: WARNING: $rel is the running kernel's release: its files were replaced in place, and a new build there runs at the next boot untried (no trial: nothing of the old build is left to go back to). Build a new series version for a kernel of its own (kernel-patches/README)" >&2
-		[ -z "$root" ] || exit 0
-		command -v logger >/dev/null 2>&1 && logger -t "$prog" -- "WARNING: $rel, the running kernel's release, was replaced in place; no trial" 2>/dev/null
+		log "WARNING: $rel is the running kernel's release: its files were replaced in place, and a new build there runs at the next boot untried (no trial: nothing of the old build is left to go back to). Build a new series version for a kernel of its own (kernel-patches/README)" >&2
 		exit 0
 		;;
 	esac
