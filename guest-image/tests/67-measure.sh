@@ -10,8 +10,6 @@
 # measured, not how fast.
 . "$RCUQS_LIB/lib.sh"
 
-params() { grep -H . /sys/module/rcutree/parameters/* /sys/module/rcupdate/parameters/* 2>/dev/null; }
-
 if [ "$(cmdline_arg rcuqs.suite)" = main ]; then
 	out=$(rcuqs-ctl measure --seconds 1 2>&1)
 	rc=$?
@@ -21,22 +19,20 @@ if [ "$(cmdline_arg rcuqs.suite)" = main ]; then
 fi
 
 nohz_cpu || exit 0
-before=$(params)
+before=$(rcu_params)
 json=$(rcuqs-ctl measure --seconds 2 --json 2>/tmp/measure.err)
 rc=$?
 diag "rcuqs-ctl measure --seconds 2 --json: exit $rc; $json" "stderr: $(cat /tmp/measure.err)"
 is "$rc" 0 "measure --seconds 2 --json exits 0"
-is "$(params)" "$before" "measure leaves every rcutree and rcupdate parameter as it was"
+is "$(rcu_params)" "$before" "measure leaves every rcutree and rcupdate parameter as it was"
 check "measure: the loads run on nohz_full CPU $nz, timed on a housekeeping CPU (0 or 1)" \
 	grep -Eq "\"cpu\":$nz,\"housekeeping_cpu\":[01]," <<<"$json"
 check "measure: an rcuqs kernel, synchronize_rcu() as the source" \
 	grep -q '"source":"synchronize_rcu".*"rcuqs_kernel":true' <<<"$json"
 for l in none munmap syscall; do
-	row=$(tr '{' '\n' <<<"$json" | grep "^\"load\":\"$l\"")
-	s=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' <<<"$row")
-	p50=$(sed -n 's/.*"p50_ms":\([0-9.]*\).*/\1/p' <<<"$row")
-	gps=$(sed -n 's/.*"gp_per_s":\([0-9.]*\).*/\1/p' <<<"$row")
-	ipg=$(sed -n 's/.*"interrupts_per_gp":\([0-9.]*\).*/\1/p' <<<"$row")
+	row=$(measure_row "$json" "$l")
+	s=$(json_num "$row" samples) p50=$(json_num "$row" p50_ms)
+	gps=$(json_num "$row" gp_per_s) ipg=$(json_num "$row" interrupts_per_gp)
 	check "measure, load $l: synchronize_rcu() timed (samples $s, p50 $p50 ms)" \
 		eval '[ "${s:-0}" -ge 3 ] && [ -n "$p50" ] && [ "$p50" != 0.000 ]'
 	check "measure, load $l: grace periods counted (gp_per_s $gps) and CPU $nz's interrupts per grace period given ($ipg)" \
@@ -44,16 +40,15 @@ for l in none munmap syscall; do
 done
 
 # --compare: the three settings side by side, every parameter put back.
-before=$(params)
+before=$(rcu_params)
 json=$(rcuqs-ctl measure --compare --seconds 1 --load none,munmap --json 2>/tmp/measure.err)
 rc=$?
 diag "rcuqs-ctl measure --compare --seconds 1 --load none,munmap --json: exit $rc; $json" "stderr: $(cat /tmp/measure.err)"
 is "$rc" 0 "measure --compare exits 0"
-is "$(params)" "$before" "measure --compare puts every rcutree and rcupdate parameter back"
+is "$(rcu_params)" "$before" "measure --compare puts every rcutree and rcupdate parameter back"
 for st in default latency jtsq1; do
 	for l in none munmap; do
-		row=$(tr '{' '\n' <<<"$json" | grep "\"setting\":\"$st\"" | grep "\"load\":\"$l\"")
-		s=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' <<<"$row")
+		s=$(json_num "$(measure_row "$json" "$l" "$st")" samples)
 		check "measure --compare: $st, load $l measured (samples ${s:-none})" eval '[ "${s:-0}" -ge 1 ]'
 	done
 done

@@ -15,19 +15,15 @@
 need_nohz_qs "measure --compare under multi-threaded TCG" || exit 0
 nohz_cpu || exit 0
 S=$(cmdline_arg rcuqs.measure_secs) || S=3
-params() { grep -H . /sys/module/rcutree/parameters/* /sys/module/rcupdate/parameters/* 2>/dev/null; }
-before=$(params)
+before=$(rcu_params)
 json=$(rcuqs-ctl measure --compare --seconds "$S" --json 2>/tmp/measure.err)
 rc=$?
 diag "rcuqs-ctl measure --compare --seconds $S --json: exit $rc" "$json" "stderr: $(cat /tmp/measure.err)"
 is "$rc" 0 "measure --compare exits 0"
-is "$(params)" "$before" "measure --compare puts every rcutree and rcupdate parameter back"
+is "$(rcu_params)" "$before" "measure --compare puts every rcutree and rcupdate parameter back"
 
 # field SETTING LOAD KEY: a row's value, digits and a point only ('' if none).
-field() {
-	tr '{' '\n' <<<"$json" | grep "\"setting\":\"$1\"" | grep "\"load\":\"$2\"" |
-		sed -n "s/.*\"$3\":\([0-9.]*\).*/\1/p"
-}
+field() { json_num "$(measure_row "$json" "$2" "$1")" "$3"; }
 # k VALUE: VALUE (ms, or interrupts per grace period) times 1000, an integer.
 k() { awk -v x="$1" 'BEGIN { if (x != "") printf "%d\n", x * 1000 }'; }
 

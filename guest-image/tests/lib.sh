@@ -462,8 +462,17 @@ sysfs_matches() {
 # unit_prop UNIT PROP: one property of UNIT as systemd reports it.
 unit_prop() { systemctl show -P "$2" "$1" 2>/dev/null; }
 
-# json_num JSON KEY: the number after "KEY": in JSON (flat keys only).
-json_num() { sed -n 's/.*"'"$2"'":\([0-9]*\).*/\1/p' <<<"$1"; }
+# json_num JSON KEY: the number after "KEY": in JSON (flat keys only;
+# digits and a decimal point).
+json_num() { sed -n 's/.*"'"$2"'":\([0-9.]*\).*/\1/p' <<<"$1"; }
+
+# measure_row JSON LOAD [SETTING]: the row of "rcuqs-ctl measure --json"
+# for LOAD (under SETTING, with --compare), for json_num.
+measure_row() { tr '{' '\n' <<<"$1" | grep "\"load\":\"$2\"" | grep -F "${3:+\"setting\":\"$3\"}"; }
+
+# rcu_params: every rcutree and rcupdate parameter as FILE:VALUE lines,
+# to compare before and after a command that must leave them as they were.
+rcu_params() { grep -H . /sys/module/rcutree/parameters/* /sys/module/rcupdate/parameters/* 2>/dev/null; }
 
 # The benchmarks' helpers (bench-latency, bench-open1).
 
