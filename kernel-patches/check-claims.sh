@@ -149,8 +149,28 @@ if [ -n "$nolimit" ]; then
 	t "2/5: with bottom halves disabled the handler changes nothing in rcu_data (softirq_count() before rcu_nohz_qs_note(), no report of its own)" handler_bh
 	t "2/5: the handler raises no softirq and wakes no rcuc (no invoke_rcu_core())" \
 		fn_lacks "$pa" "$h" 'invoke_rcu_core'
-	t "2/5: in a reader the handler leaves the quiescent state to rcu_read_unlock() (need_qs)" \
-		has "$pa" '^\+.*rcu_read_unlock_special\.b\.need_qs = true'
+	# The third review of 7.3's 2/5 (issue 38, items 1-6): each of these
+	# failed on the 2/5 of 2026-12-06.
+	t "2/5: the request sets no need_qs in a reader (rcu_read_unlock() would reschedule early where it ends with preemption disabled)" \
+		hasnt "$pa" '^\+.*rcu_read_unlock_special\.b\.need_qs = true'
+	t "2/5: the changelog says what softirq_count() misses on PREEMPT_RT, and rcu_check_quiescent_state()'s read is marked" \
+		sh -c "grep -q 'On\$' '$pa' && grep -q '^PREEMPT_RT softirq_count() is the current task' '$pa' && grep -q '^+.*if (!READ_ONCE(rdp->core_needs_qs))' '$pa'"
+	t "2/5: a request that reported nothing makes the next one wait longer (back-off)" \
+		fn_has "$pa" "$ask" 'nohz_qs_misses'
+	t "2/5: the first scan asks only a CPU that stayed in the kernel since an earlier scan (RCU_WATCHING unchanged)" \
+		has "$pa" '^\+.*if \(rdp->watching_snap == snap\)'
+	t "2/5: the handler checks ->gp_seq without the lock before taking it" \
+		sh -c "fn() { sed -n 's/^+//p' '$pa' | awk '/^static bool rcu_nohz_qs_note/ {on=1} on {print} on && /^}/ {exit}'; }; fn | grep -B3 'raw_spin_lock_rcu_node(rnp)' | grep -q 'rcu_seq_current(&rnp->gp_seq)'"
+	t "2/5: the changelog says learning of a grace period resets ->ticks_this_gp and ->last_fqs_resched" \
+		sh -c "grep -q 'resets ->ticks_this_gp' '$pa' && ! grep -q 'it neither counts ->ticks_this_gp' '$pa'"
+	t "2/5: off, the request reads nothing but jiffies_till_nohz_qs ('one load and one branch')" \
+		sh -c "fn() { sed -n 's/^+//p' '$pa' | awk '/^static void rcu_nohz_qs_ask/ {on=1} on {print} on && /^}/ {exit}'; }; fn | grep -n 'if (!j)\|READ_ONCE(rcu_state.gp_start)' | head -1 | grep -q 'if (!j)'"
+	t "2/5: the documentation and changelog do not say a CPU in user space is never interrupted, but which CPUs are asked" \
+		sh -c "! grep -q 'are never asked' '$pa' && grep -q 'stayed in the kernel' '$pa'"
+	t "3/5: nohz_qs_reports counts a report only once rcu_report_qs_rdp() made it" \
+		sh -c "grep -A4 '^ 	rcu_report_qs_rdp(rdp);' '$p3' | grep -q '^+.*nohz_qs_reports' && ! grep -B3 'rcu_report_qs_rdp(rdp);' '$p3' | grep -q '^+.*nohz_qs_reports'"
+	t "5/5: no hunk that only adds a blank line" \
+		sh -c "awk '/^@@/ { if (h && !real) bad=1; h=1; real=0; next } /^\+/ && !/^\+\+\+/ && !/^\+[[:space:]]*\$/ {real=1} END { if (h && !real) bad=1; exit bad }' '$p5'"
 	t "2/5: the handler reschedules only once rcu_urgent_qs is set" resched_urgent
 	t "2/5: the scan honours nohz_full_patience_delay and a forced tick" ask_restrained
 	t "2/5: the changelog gives resched_cpu()'s age from ->last_fqs_resched, and no 'what the tick would do'" changelog_true
