@@ -95,7 +95,7 @@ static int parse_cpu(const char *s, long *cpu)
 	return 0;
 }
 
-/* "none,munmap,syscall": each load once, in that order. */
+/* "none,munmap,syscall,exit": each load once, in that order. */
 static int parse_loads(const char *arg, struct options *o)
 {
 	char *copy = strdup(arg), *save = NULL;
@@ -121,6 +121,20 @@ static int parse_loads(const char *arg, struct options *o)
 		       strstr(arg, ",,")))
 		r = -EINVAL;
 	return r;
+}
+
+static bool wants_load(const struct options *o, enum measure_load load)
+{
+	for (size_t i = 0; i < o->nloads; i++)
+		if (o->loads[i] == load)
+			return true;
+	return false;
+}
+
+static void exit_room_error(void)
+{
+	errmsg("measure: the exit load needs %lu open files, and RLIMIT_NOFILE cannot be raised "
+	       "that far (run as root, or raise the hard limit)", MEASURE_EXIT_SOCKETS + 64);
 }
 
 struct cpu_mark {
@@ -220,7 +234,10 @@ static int run_load(const struct rcuqs_ctx *ctx, struct sampler *sm, const struc
 	snprintf(pg.load, sizeof(pg.load), "%s%s%s", run->setting < 0 ? "" :
 		 compare_setting_names[run->setting], run->setting < 0 ? "" : " ",
 		 measure_load_names[run->load]);
-	if ((r = measure_load_start(run->load, o->cpu, &pid)) < 0) {
+	if ((r = measure_load_start(run->load, o->cpu, &pid)) == -EMFILE) {
+		exit_room_error();
+		return -ENODEV;
+	} else if (r < 0) {
 		errmsg("measure: cannot pin the %s load to CPU %ld: %s", measure_load_names[run->load],
 		       o->cpu, errstr(r));
 		return -ENODEV;
@@ -516,8 +533,15 @@ static int measure(struct rcuqs_ctx *ctx, struct options *o)
 		errmsg("measure: cannot pin the timing to housekeeping CPU %ld: %s", hk, errstr(r));
 		r = -ENODEV;
 	}
-	/* Whether a load can be pinned there, before any figure is taken. */
-	if (r == 0 && (r = measure_load_start(LOAD_SYSCALL, o->cpu, &probe)) < 0) {
+	/*
+	 * Whether a load can be pinned there, and the exit load have its
+	 * open files, before any figure is taken.
+	 */
+	if (r == 0 && (r = measure_load_start(wants_load(o, LOAD_EXIT) ? LOAD_EXIT : LOAD_SYSCALL,
+					      o->cpu, &probe)) == -EMFILE) {
+		exit_room_error();
+		r = -ENODEV;
+	} else if (r < 0) {
 		errmsg("measure: cannot pin a load to CPU %ld (sched_setaffinity: %s): it is not "
 		       "online, or not in this process's cpuset", o->cpu, errstr(r));
 		r = -ENODEV;
@@ -560,7 +584,8 @@ static int do_measure(struct rcuqs_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options o = { .cpu = -1, .seconds = 5.0,
-			     .loads = { LOAD_NONE, LOAD_MUNMAP, LOAD_SYSCALL }, .nloads = 3 };
+			     .loads = { LOAD_NONE, LOAD_MUNMAP, LOAD_SYSCALL, LOAD_EXIT },
+			     .nloads = 4 };
 	int c, r;
 
 	optind = 0;	/* a fresh scan of the command's own arguments */
@@ -584,7 +609,7 @@ static int do_measure(struct rcuqs_ctx *ctx, int argc, char **argv)
 		case 'l':
 			if ((r = parse_loads(optarg, &o)) == -EINVAL) {
 				errmsg("measure: bad --load '%s' (a list of none, munmap, syscall, "
-				       "each once, such as none,syscall)", optarg);
+				       "exit, each once, such as none,syscall)", optarg);
 				return usage_error();
 			} else if (r < 0) {
 				return exit_status(r);

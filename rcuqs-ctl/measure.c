@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -54,6 +55,7 @@ volatile sig_atomic_t measure_stop;
 
 const char *const measure_load_names[N_LOADS] = {
 	[LOAD_NONE] = "none", [LOAD_MUNMAP] = "munmap", [LOAD_SYSCALL] = "syscall",
+	[LOAD_EXIT] = "exit",
 };
 
 static unsigned long long now_ns(void)
@@ -88,6 +90,47 @@ static void child_prepare(pid_t parent)
 		_exit(0);	/* the parent is gone already */
 }
 
+/* LOAD_EXIT's room: RLIMIT_NOFILE raised for the sockets (inherited). */
+static int exit_load_prepare(void)
+{
+	struct rlimit rl;
+	rlim_t want = MEASURE_EXIT_SOCKETS + 64;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return -errno;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+		rl.rlim_cur = want;
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want)
+			rl.rlim_max = want;	/* needs CAP_SYS_RESOURCE */
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			return -EMFILE;
+	}
+	return 0;
+}
+
+/*
+ * One LOAD_EXIT round: a child opens MEASURE_EXIT_SOCKETS sockets (socket
+ * pairs, so no file system is touched) and exits with them open; the
+ * kernel closes them in its exit, on this CPU.
+ */
+static void exit_round(void)
+{
+	pid_t c = fork();
+	int sv[2];
+
+	if (c == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (unsigned long i = 0; i < MEASURE_EXIT_SOCKETS; i += 2)
+			if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+				_exit(1);
+		_exit(0);
+	}
+	if (c < 0)
+		_exit(1);
+	while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
 static __attribute__((noreturn)) void run_load(enum measure_load load)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -95,6 +138,10 @@ static __attribute__((noreturn)) void run_load(enum measure_load load)
 	for (;;) {
 		if (load == LOAD_SYSCALL) {
 			syscall(SYS_getppid);
+			continue;
+		}
+		if (load == LOAD_EXIT) {
+			exit_round();
 			continue;
 		}
 		char *p = mmap(NULL, MUNMAP_BYTES, PROT_READ | PROT_WRITE,
@@ -117,6 +164,8 @@ int measure_load_start(enum measure_load load, long cpu, pid_t *pid)
 	*pid = 0;
 	if (load == LOAD_NONE)
 		return 0;
+	if (load == LOAD_EXIT && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return -errno;
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
 	fflush(NULL);
@@ -131,7 +180,10 @@ int measure_load_start(enum measure_load load, long cpu, pid_t *pid)
 	if (*pid == 0) {
 		close(p[0]);
 		child_prepare(parent);
+		setpgid(0, 0);	/* measure_load_stop() kills its children with it */
 		err = measure_pin(cpu);
+		if (err == 0 && load == LOAD_EXIT)
+			err = exit_load_prepare();
 		if (write(p[1], &err, sizeof(err)) != sizeof(err) || err)
 			_exit(1);
 		close(p[1]);
@@ -155,8 +207,16 @@ void measure_load_stop(pid_t pid)
 {
 	if (pid <= 0)
 		return;
+	kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	/*
+	 * LOAD_EXIT's child, if one was running, is ours now (the subreaper):
+	 * wait until its exit has closed its sockets, so that the next run
+	 * starts on a quiet CPU.
+	 */
+	while (waitpid(-pid, NULL, 0) > 0 || errno == EINTR)
 		;
 }
 

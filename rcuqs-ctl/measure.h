@@ -15,9 +15,12 @@
  * LOAD_NONE runs nothing (the floor); LOAD_MUNMAP maps, touches and
  * unmaps a large anonymous region over and over (page faults, zeroing,
  * unmapping: the kernel's time); LOAD_SYSCALL makes short system calls
- * in a loop.
+ * in a loop; LOAD_EXIT has one process after another open
+ * MEASURE_EXIT_SOCKETS sockets and exit with them open, so that the
+ * kernel closes them all in one long stretch (the seeds' case).
  */
-enum measure_load { LOAD_NONE, LOAD_MUNMAP, LOAD_SYSCALL, N_LOADS };
+enum measure_load { LOAD_NONE, LOAD_MUNMAP, LOAD_SYSCALL, LOAD_EXIT, N_LOADS };
+#define MEASURE_EXIT_SOCKETS 16384UL
 extern const char *const measure_load_names[N_LOADS];
 
 /*
@@ -34,7 +37,10 @@ int measure_pin(long cpu);
  * Fork a process that pins itself to cpu and runs load until
  * measure_load_stop() (or this process's end) kills it. *pid is 0 for
  * LOAD_NONE. 0, or -errno: that of the pinning (sched_setaffinity) when
- * the process could not be pinned, then it has ended already.
+ * the process could not be pinned, or -EMFILE when LOAD_EXIT could not
+ * raise RLIMIT_NOFILE to MEASURE_EXIT_SOCKETS; then it has ended already.
+ * LOAD_EXIT's exiting processes are reaped by measure_load_stop(): the
+ * calling process becomes a child subreaper (PR_SET_CHILD_SUBREAPER).
  */
 int measure_load_start(enum measure_load load, long cpu, pid_t *pid);
 void measure_load_stop(pid_t pid);
