@@ -12,8 +12,16 @@
 #   reports the quiescent state (nohz_qs_reports against nohz_qs_asks),
 #   even when the scan still held the lock at ask time;
 # - a loop that spends its time in rcu_read_lock() sections: no
-#   reschedule forced (nohz_qs_rescheds, and the loop task's preemptions),
-#   rcu_read_unlock() notes the quiescent state instead;
+#   reschedule forced before the grace period is jiffies_to_sched_qs old
+#   (nohz_qs_rescheds against urgent_qs, and the loop task's
+#   preemptions), and its grace periods still far shorter than with
+#   jiffies_till_nohz_qs=0 (the median p50 side by side: a request that
+#   finds the reader misses, a later one finds the loop outside it);
+# - the same loop ending each section with preemption disabled, where
+#   rcu_read_unlock() reschedules if it has a quiescent state to note
+#   (need_qs): no such reschedule before the grace period is
+#   jiffies_to_sched_qs old (the module's unlock_rescheds against
+#   urgent_qs; issue 38, item 1: the request used to set need_qs at once);
 # - a loop with preemption disabled 40 ms at a time: no reschedule before
 #   the grace period is jiffies_to_sched_qs old (jiffies_till_sched_qs
 #   auto: at most one a grace period, against many requests), and with jiffies_till_sched_qs=1, whose urgent request turns
@@ -44,13 +52,14 @@ sum() { local x t=0; for x in $1; do t=$((t + x)); done; echo $t; }
 old_jtsq=$(param jiffies_till_sched_qs)
 old_jnq=$(param jiffies_till_nohz_qs)
 
-declare -A asks reps rsch gps nivcsw p50
-run() {	# run KEY JTSQ LOOP-ARGS...
-	local key=$1 a0 r0 s0 g0
+declare -A asks reps rsch gps nivcsw p50 urg unl
+run() {	# run KEY JTSQ LOOP-ARGS... (jiffies_till_nohz_qs 1, or $JNQ)
+	local key=$1 a0 r0 s0 g0 u0
 	setp jiffies_till_sched_qs "$2"
-	setp jiffies_till_nohz_qs 1
+	setp jiffies_till_nohz_qs "${JNQ:-1}"
 	shift 2
 	a0=$(num nohz_qs_asks) r0=$(num nohz_qs_reports) s0=$(num nohz_qs_rescheds) g0=$(num gp_completed)
+	u0=$(num urgent_qs)
 	loop ms=$MS cpu=$nz $gp "$@" || return
 	asks[$key]+=" $(($(num nohz_qs_asks) - a0))"
 	reps[$key]+=" $(($(num nohz_qs_reports) - r0))"
@@ -62,13 +71,17 @@ run() {	# run KEY JTSQ LOOP-ARGS...
 	gps[$key]+=" $(($(num gp_completed) - g0))"
 	nivcsw[$key]+=" $r_nivcsw"
 	p50[$key]+=" $r_gp50"
+	urg[$key]+=" $(($(num urgent_qs) - u0))"
+	unl[$key]+=" ${r_unlresch:-missing}"
 }
 
 for ((r = 0; r < ROUNDS; r++)); do
-	for s in $(rotated $r plain reader nopreempt nopreempt1); do
+	for s in $(rotated $r plain reader readeroff readerunl nopreempt nopreempt1); do
 		case $s in
 		plain) run plain auto spin=1 ;;
 		reader) run reader auto reader=1 delay_ns=1000 ;;
+		readeroff) JNQ=0 run readeroff auto reader=1 delay_ns=1000 ;;
+		readerunl) run readerunl auto reader=1 unlock_nopreempt=1 delay_ns=1000 ;;
 		nopreempt) run nopreempt auto nopreempt_us=40000 ;;
 		nopreempt1) run nopreempt1 1 nopreempt_us=40000 ;;
 		esac
@@ -77,9 +90,10 @@ done
 apply_old() { setp jiffies_till_sched_qs "$old_jtsq"; setp jiffies_till_nohz_qs "$old_jnq"; }
 apply_old
 
-for key in plain reader nopreempt nopreempt1; do
+for key in plain reader readeroff readerunl nopreempt nopreempt1; do
 	diag "$key: per run: asks${asks[$key]:-} reports${reps[$key]:-} rescheds${rsch[$key]:-}" \
-		"  grace periods${gps[$key]:-} loop preemptions${nivcsw[$key]:-} p50 us${p50[$key]:-}"
+		"  grace periods${gps[$key]:-} urgent${urg[$key]:-} loop preemptions${nivcsw[$key]:-}" \
+		"  unlock rescheds${unl[$key]:-} p50 us${p50[$key]:-}"
 done
 
 # 1. The lock the scan holds when it asks does not lose the request.
@@ -90,28 +104,42 @@ else
 	nok "kthread loop, vCPUs in parallel: at least 19 in 20 requests reported the quiescent state ($rp of $a, at least 20 asked)"
 fi
 
-# 2. No reschedule forced inside a preemptible reader.
-a=$(sum "${asks[reader]:-}")
+# 2. No reschedule forced inside a preemptible reader before the grace
+# period is jiffies_to_sched_qs old: at most one for each urgent request
+# (urgent_qs), when the tick, which that request turns back on, forces
+# one too.
+a=$(sum "${asks[reader]:-}") u=$(sum "${urg[reader]:-}")
 case " ${rsch[reader]:-missing} " in
 *" missing "*) nok "reader loop: nohz_qs_rescheds is on this kernel" ;;
 *)
 	s=$(sum "${rsch[reader]}")
-	if [ "$a" -gt 0 ] && [ "$s" = 0 ]; then
-		ok "reader loop: $a requests, no reschedule forced (nohz_qs_rescheds +0)"
+	if [ "$a" -gt 0 ] && [ "$s" -le "$u" ]; then
+		ok "reader loop: $a requests, no reschedule forced before the urgent request (nohz_qs_rescheds +$s, urgent_qs +$u)"
 	else
-		nok "reader loop: $a requests, no reschedule forced (nohz_qs_rescheds +$s)"
+		nok "reader loop: $a requests, no reschedule forced before the urgent request (nohz_qs_rescheds +$s, urgent_qs +$u)"
 	fi
 	;;
 esac
-# What rcu_read_unlock() noted, the next request reports: about every
-# other request reports in this loop. A handler that preempts the reader
-# instead leaves nothing for a request to report.
-rp=$(sum "${reps[reader]:-}")
-if [ "$a" -gt 0 ] && [ $((3 * rp)) -ge "$a" ]; then
-	ok "reader loop: at least 1 in 3 requests reported a quiescent state that rcu_read_unlock() noted ($rp of $a)"
-else
-	nok "reader loop: at least 1 in 3 requests reported a quiescent state that rcu_read_unlock() noted ($rp of $a)"
-fi
+# The requests still shorten the reader loop's grace periods: a request
+# that finds the loop in a reader misses, and a later one (twice as late
+# each time) finds it outside.
+pa=$(median ${p50[reader]:-}) pb=$(median ${p50[readeroff]:-})
+ratio_le "$pa" "$pb" 1 2 \
+	"reader loop: median p50 with jiffies_till_nohz_qs=1 ($(ms "${pa:-0}") ms) at most half that with 0 ($(ms "${pb:-0}") ms)"
+# Sections that end with preemption disabled: rcu_read_unlock() asks for
+# a reschedule only if someone set need_qs; the request does not (the
+# tick sets it once the grace period is a second old).
+case " ${unl[readerunl]:-missing} " in
+*" missing "*) nok "reader loop ending with preemption disabled: the module counts unlock_rescheds" ;;
+*)
+	s=$(sum "${unl[readerunl]}") u=$(sum "${urg[readerunl]:-}") a=$(sum "${asks[readerunl]:-}")
+	if [ "$a" -gt 0 ] && [ "$s" -le "$u" ]; then
+		ok "reader loop ending with preemption disabled: $a requests, rcu_read_unlock() rescheduled $s times, no more than the $u urgent requests"
+	else
+		nok "reader loop ending with preemption disabled: $a requests, rcu_read_unlock() rescheduled $s times, no more than the $u urgent requests"
+	fi
+	;;
+esac
 # The loop task's own preemptions stay few against the requests (a forced
 # reschedule that switched away from it counts here; one that found
 # nothing else to run does not, so this is a lower bound).

@@ -280,6 +280,7 @@ loop() {
 	get r_bhs $M/bh_sections
 	get r_bhp $M/bh_preempts
 	get r_nivcsw $M/loop_nivcsw
+	get r_unlresch $M/unlock_rescheds
 	modprobe -r rcuqs_loop || nok "modprobe -r rcuqs_loop"
 	for c in $COUNTERS; do
 		d[$c]=$((c1[$c] - c0[$c]))

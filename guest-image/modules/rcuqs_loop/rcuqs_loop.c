@@ -7,8 +7,8 @@
  * about, and returns when the loop is over:
  *
  *   insmod rcuqs_loop.ko loops=L [cpu=C] [lock=1] [gp_load=1]
- *   insmod rcuqs_loop.ko ms=T [cpu=C] [lock=1 | spin=1 | idle=1 | reader=1 |
- *          nopreempt_us=P]
+ *   insmod rcuqs_loop.ko ms=T [cpu=C] [lock=1 | spin=1 | idle=1 |
+ *          reader=1 [unlock_nopreempt=1] | nopreempt_us=P]
  *          [delay_ns=D] [gp_load=1 [gp_cpu=G] [gp_gap_us=U]]
  *
  * loops=L makes exactly L calls; ms=T loops for T milliseconds instead,
@@ -22,7 +22,11 @@
  * idle=1 sleeps for T ms instead of looping, the no-loop floor.
  * reader=1 spins delay_ns inside rcu_read_lock() before every
  * cond_resched(), so that an interrupt almost always finds the loop in a
- * read-side critical section. nopreempt_us=P spins P us at a time with
+ * read-side critical section; with unlock_nopreempt=1 each section ends
+ * with preemption disabled (preempt_disable(); rcu_read_unlock();
+ * preempt_enable()), where rcu_read_unlock() asks for a reschedule if it
+ * has a quiescent state to note (->rcu_read_unlock_special.b.need_qs),
+ * counted in unlock_rescheds. nopreempt_us=P spins P us at a time with
  * preemption disabled (no lock, no cond_resched() inside), then enables
  * preemption again: a loop no request can get a quiescent state from
  * before the chunk ends.
@@ -117,6 +121,14 @@ MODULE_PARM_DESC(idle, "Sleep for ms milliseconds instead of looping");
 static bool reader;
 module_param(reader, bool, 0444);
 MODULE_PARM_DESC(reader, "Spin delay_ns inside rcu_read_lock() before each cond_resched()");
+
+static bool unlock_nopreempt;
+module_param(unlock_nopreempt, bool, 0444);
+MODULE_PARM_DESC(unlock_nopreempt, "With reader=1: end each read-side critical section with preemption disabled");
+
+static ulong unlock_rescheds;
+module_param(unlock_rescheds, ulong, 0444);
+MODULE_PARM_DESC(unlock_rescheds, "Out: rcu_read_unlock() calls that left a reschedule pending (unlock_nopreempt=1)");
 
 static uint nopreempt_us;
 module_param(nopreempt_us, uint, 0444);
@@ -278,6 +290,17 @@ static void run_loop(void)
 			preempt_disable();
 			for (us = 0; us < nopreempt_us; us++)
 				udelay(1);
+			preempt_enable();
+		} else if (reader && unlock_nopreempt) {
+			bool before;
+
+			rcu_read_lock();
+			ndelay(delay_ns);
+			preempt_disable();
+			before = need_resched();
+			rcu_read_unlock();
+			if (!before && need_resched())
+				unlock_rescheds++;
 			preempt_enable();
 		} else if (reader) {
 			rcu_read_lock();
