@@ -160,9 +160,9 @@ if [ -n "$nolimit" ]; then
 	t "2/5: the first scan asks only a CPU that stayed in the kernel since an earlier scan (RCU_WATCHING unchanged)" \
 		has "$pa" '^\+.*if \(rdp->watching_snap == snap\)'
 	t "2/5: the handler checks ->gp_seq without the lock before taking it" \
-		sh -c "fn() { sed -n 's/^+//p' '$pa' | awk '/^static bool rcu_nohz_qs_note/ {on=1} on {print} on && /^}/ {exit}'; }; fn | grep -B3 'raw_spin_lock_rcu_node(rnp)' | grep -q 'rcu_seq_current(&rnp->gp_seq)'"
-	t "2/5: the changelog says learning of a grace period resets ->ticks_this_gp and ->last_fqs_resched" \
-		sh -c "grep -q 'resets ->ticks_this_gp' '$pa' && ! grep -q 'it neither counts ->ticks_this_gp' '$pa'"
+		sh -c "fn() { sed -n 's/^+//p' '$pa' | awk '/^static bool rcu_nohz_qs_note/ {on=1} on {print} on && /^}/ {exit}'; }; fn | grep -B6 'raw_spin_lock_rcu_node(rnp)' | grep -q 'rcu_seq_current(&rnp->gp_seq)'"
+	t "2/5: learning of a grace period resets ->ticks_this_gp (said) and leaves the scan's resched_cpu() kick where it was (->last_fqs_resched put back)" \
+		sh -c "grep -q 'resets ->ticks_this_gp' '$pa' && ! grep -q 'it neither counts ->ticks_this_gp' '$pa' && grep -q '^+.*WRITE_ONCE(rdp->last_fqs_resched, kick);' '$pa'"
 	t "2/5: off, the request reads nothing but jiffies_till_nohz_qs ('one load and one branch')" \
 		sh -c "fn() { sed -n 's/^+//p' '$pa' | awk '/^static void rcu_nohz_qs_ask/ {on=1} on {print} on && /^}/ {exit}'; }; fn | grep -n 'if (!j)\|READ_ONCE(rcu_state.gp_start)' | head -1 | grep -q 'if (!j)'"
 	t "2/5: the documentation and changelog do not say a CPU in user space is never interrupted, but which CPUs are asked" \
