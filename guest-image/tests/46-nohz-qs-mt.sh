@@ -52,14 +52,14 @@ sum() { local x t=0; for x in $1; do t=$((t + x)); done; echo $t; }
 old_jtsq=$(param jiffies_till_sched_qs)
 old_jnq=$(param jiffies_till_nohz_qs)
 
-declare -A asks reps rsch gps nivcsw p50 urg unl
+declare -A asks reps rsch gps nivcsw p50 urg unl kick
 run() {	# run KEY JTSQ LOOP-ARGS... (jiffies_till_nohz_qs 1, or $JNQ)
-	local key=$1 a0 r0 s0 g0 u0
+	local key=$1 a0 r0 s0 g0 u0 k0
 	setp jiffies_till_sched_qs "$2"
 	setp jiffies_till_nohz_qs "${JNQ:-1}"
 	shift 2
 	a0=$(num nohz_qs_asks) r0=$(num nohz_qs_reports) s0=$(num nohz_qs_rescheds) g0=$(num gp_completed)
-	u0=$(num urgent_qs)
+	u0=$(num urgent_qs) k0=$(num resched_kicks)
 	loop ms=$MS cpu=$nz $gp "$@" || return
 	asks[$key]+=" $(($(num nohz_qs_asks) - a0))"
 	reps[$key]+=" $(($(num nohz_qs_reports) - r0))"
@@ -72,6 +72,7 @@ run() {	# run KEY JTSQ LOOP-ARGS... (jiffies_till_nohz_qs 1, or $JNQ)
 	nivcsw[$key]+=" $r_nivcsw"
 	p50[$key]+=" $r_gp50"
 	urg[$key]+=" $(($(num urgent_qs) - u0))"
+	kick[$key]+=" $(($(num resched_kicks) - k0))"
 	unl[$key]+=" ${r_unlresch:-missing}"
 }
 
@@ -92,7 +93,7 @@ apply_old
 
 for key in plain reader readeroff readerunl nopreempt nopreempt1; do
 	diag "$key: per run: asks${asks[$key]:-} reports${reps[$key]:-} rescheds${rsch[$key]:-}" \
-		"  grace periods${gps[$key]:-} urgent${urg[$key]:-} loop preemptions${nivcsw[$key]:-}" \
+		"  grace periods${gps[$key]:-} urgent${urg[$key]:-} kicks${kick[$key]:-} loop preemptions${nivcsw[$key]:-}" \
 		"  unlock rescheds${unl[$key]:-} p50 us${p50[$key]:-}"
 done
 
@@ -127,16 +128,21 @@ pa=$(median ${p50[reader]:-}) pb=$(median ${p50[readeroff]:-})
 ratio_le "$pa" "$pb" 1 2 \
 	"reader loop: median p50 with jiffies_till_nohz_qs=1 ($(ms "${pa:-0}") ms) at most half that with 0 ($(ms "${pb:-0}") ms)"
 # Sections that end with preemption disabled: rcu_read_unlock() asks for
-# a reschedule only if someone set need_qs; the request does not (the
-# tick sets it once the grace period is a second old).
+# a reschedule when the reader has something to report: need_qs, which
+# the request does not set (the tick sets it once the grace period is a
+# second old), or a preemption inside the reader (->blocked), which
+# upstream's urgent request and resched_cpu() kick cause. So no more such
+# reschedules than those two; 2/5 before the third review set need_qs at
+# its first request, about one a grace period.
 case " ${unl[readerunl]:-missing} " in
 *" missing "*) nok "reader loop ending with preemption disabled: the module counts unlock_rescheds" ;;
 *)
-	s=$(sum "${unl[readerunl]}") u=$(sum "${urg[readerunl]:-}") a=$(sum "${asks[readerunl]:-}")
+	s=$(sum "${unl[readerunl]}") a=$(sum "${asks[readerunl]:-}")
+	u=$(($(sum "${urg[readerunl]:-}") + $(sum "${kick[readerunl]:-}")))
 	if [ "$a" -gt 0 ] && [ "$s" -le "$u" ]; then
-		ok "reader loop ending with preemption disabled: $a requests, rcu_read_unlock() rescheduled $s times, no more than the $u urgent requests"
+		ok "reader loop ending with preemption disabled: $a requests, rcu_read_unlock() rescheduled $s times, no more than the $u urgent requests and resched_cpu() kicks"
 	else
-		nok "reader loop ending with preemption disabled: $a requests, rcu_read_unlock() rescheduled $s times, no more than the $u urgent requests"
+		nok "reader loop ending with preemption disabled: $a requests, rcu_read_unlock() rescheduled $s times, no more than the $u urgent requests and resched_cpu() kicks"
 	fi
 	;;
 esac
