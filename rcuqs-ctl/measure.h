@@ -12,9 +12,9 @@
 #include <sys/types.h>
 
 /*
- * LOAD_NONE runs nothing (the floor); LOAD_MUNMAP maps, touches and
- * unmaps a large anonymous region over and over (page faults, zeroing,
- * unmapping: the kernel's time); LOAD_SYSCALL makes short system calls
+ * LOAD_NONE runs nothing (the floor); LOAD_MUNMAP maps a large anonymous
+ * region with MAP_POPULATE and unmaps it, over and over (the kernel
+ * zeroing and freeing its pages: two long system calls); LOAD_SYSCALL makes short system calls
  * in a loop; LOAD_EXIT has one process after another open
  * MEASURE_EXIT_SOCKETS sockets and exit with them open, so that the
  * kernel closes them all in one long stretch (the seeds' case).
