@@ -40,7 +40,7 @@
 #
 # Options (every command):
 #   --repo DIR          the repository (default $REPO, else $BUILD/repo)
-#   --key KEY           the signing key (below)
+#   --key KEY           the signing key (below; default $REPO_KEY)
 #   --uri URI           the URIs: of the .sources files (default file:DIR)
 #   --valid-for TIME    Valid-Until is the Date plus TIME, a whole number
 #                       and a unit, s m h d or w, at most 366 days
@@ -174,7 +174,7 @@ rings="canary stable"
 alias_suite=rcuqs
 
 repo=${REPO:-$BUILD/repo}
-key=""
+key=${REPO_KEY:-}
 uri=""
 allow_lean=""
 valid_for=${REPO_VALID_FOR:-7d}
