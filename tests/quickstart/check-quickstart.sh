@@ -109,7 +109,7 @@ is_build() { case $1 in "apt-get install linux-source-"* | "apt-get install -t "
 # repository make kernel-repo makes, as doc/fleet.md has a machine get
 # them. Its build host's block is the build lines; its "A machine" block
 # is the machine's start, run in the repository's folder in the VM
-# ($vrepo: the keyring and rcuqs.sources are there); then the README's
+# ($vrepo: the keyring and rcuqs-stable.sources are there); then the README's
 # quick start from the trial boot's reboot on, and its way back up to its reboot
 # (rcuqs-ctl off, update-grub: doc/fleet.md says to run them first); then
 # doc/fleet.md's one command back to Debian's kernel, and the harness's
@@ -300,9 +300,9 @@ mkdir -p "$stage/root/quickstart" "$stage/etc/systemd/system/multi-user.target.w
 inst=$work/kernel-deb.install
 [ -s "$inst" ] || die "host: build/kernel-deb.install (make kernel-deb writes it)"
 if [ "$suite" = fleet ]; then
-	# The repository, where the VM's rcuqs.sources says it is; a fleet
+	# The repository, where the VM's rcuqs-stable.sources says it is; a fleet
 	# machine has no build folder. The plan runs in the repository's
-	# folder: doc/fleet.md installs the keyring and rcuqs.sources from
+	# folder: doc/fleet.md installs the keyring and rcuqs-stable.sources from
 	# there. The VM has no network: the repository is its only apt
 	# source (Debian's archive would only fail "apt-get update").
 	mkdir -p "$stage${vrepo%/*}" "$stage/etc/apt"
