@@ -41,7 +41,8 @@
 # Options (every command):
 #   --repo DIR          the repository (default $REPO, else $BUILD/repo)
 #   --key KEY           the signing key (below; default $REPO_KEY)
-#   --uri URI           the URIs: of the .sources files (default file:DIR)
+#   --uri URI           the URIs: of the .sources files (default: what they
+#                       have, an earlier --uri; for a new DIR file:DIR)
 #   --valid-for TIME    Valid-Until is the Date plus TIME, a whole number
 #                       and a unit, s m h d or w, at most 366 days
 #                       (default 7d, or $REPO_VALID_FOR)
@@ -895,6 +896,15 @@ uri_path() {
 		}
 	}'
 }
+# Without --uri, the URIs the repository's sources files have (an earlier
+# --uri, which promote and refresh need not repeat), else file:DIR.
+if [ -z "$uri" ]; then
+	for f in "$repo/rcuqs-stable.sources" "$repo/rcuqs.sources"; do
+		[ -f "$f" ] || continue
+		uri=$(sed -n 's/^URIs: //p' "$f" | head -n 1)
+		break
+	done
+fi
 [ -n "$uri" ] || uri=file:$(uri_path "$repo")
 # sources SUITE FILE WHO: the apt source of SUITE.
 sources() {

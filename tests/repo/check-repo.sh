@@ -64,7 +64,8 @@
 #     meta-packages removed, the build before the newest, the older ones
 #     kept, every Depends in Packages; a repository path with a space, and
 #     one with ':', a quote, '%41', 'é' and '#': URIs in the .sources files
-#     percent-encoded, the summary's install line quoted;
+#     percent-encoded, the summary's install line quoted; one made with
+#     --uri, whose URIs promote, refresh and add without it keep;
 #   - in a throwaway Debian 12 root (tests/deb/root.sh's cache, only the
 #     repository as apt source, bind-mounted read-only at /srv/rcuqs-repo
 #     in a mount namespace of each command's own, so nothing stays
@@ -580,6 +581,18 @@ encoded() {
 check "rcuqs*.sources: a repository path with a space, URIs file:.../fleet%20repo" encoded "$spaced" /fleet%20repo
 check "rcuqs*.sources: a path with ':', a quote, spaces, '%41', 'é' and '#': all but ':' and the quote percent-encoded" \
 	encoded "$odd" "/odd:%20100%2541%20%C3%A9%23'x"
+# --uri once: promote, refresh and add after it keep it in every
+# .sources file.
+uri_kept() {
+	d=$scratch/uri-kept
+	# shellcheck disable=SC2086
+	krx "$d" --allow-lean --uri http://build.example.org/rcuqs/repo $b1 && krx "$d" promote canary stable --all &&
+		krx "$d" refresh && krx "$d" --allow-lean $b2 || return 1
+	for f in rcuqs-canary.sources rcuqs-stable.sources rcuqs.sources; do
+		grep -qx 'URIs: http://build.example.org/rcuqs/repo' "$d/$f" || { echo "$f:"; cat "$d/$f"; return 1; }
+	done
+}
+check "rcuqs*.sources: the URIs of an earlier --uri kept by promote, refresh and add without it" uri_kept
 # No gpg-agent that kernel-repo.sh started is left (one ends at once).
 no_agents() {
 	i=0
