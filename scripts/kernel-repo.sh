@@ -650,14 +650,9 @@ fi
 
 # --- promote ------------------------------------------------------------------
 
-# The builds named, from FROM's index as published: each PACKAGE=VERSION
-# brings its build's files (a kernel's image, headers and -dbg of that
-# version; the tool), added to TO's members; the meta-packages follow
-# below, from what TO then has.
-if [ "$cmd" = promote ]; then
-	fp=$repo/dists/$from/main/binary-amd64/Packages
-	[ -f "$fp" ] || fp=$repo/dists/$alias_suite/main/binary-amd64/Packages
-	# "PACKAGE<TAB>VERSION<TAB>FILENAME<TAB>DEPENDS" of each package FROM has.
+# index_tsv PACKAGES: "PACKAGE<TAB>VERSION<TAB>FILENAME<TAB>DEPENDS" of
+# each package of an index.
+index_tsv() {
 	awk -v RS= -v OFS='\t' '{
 		p = v = f = d = ""
 		n = split($0, l, "\n")
@@ -668,7 +663,19 @@ if [ "$cmd" = promote ]; then
 			else if (l[i] ~ /^Depends: /) d = substr(l[i], 10)
 		}
 		print p, v, f, d
-	}' "$fp" >"$tmp/from"
+	}' "$1"
+}
+# The meta-packages' names, as an awk regular expression.
+meta_re='^linux-(image|headers)-rcuqs-.*-amd64$'
+
+# The builds named, from FROM's index as published: each PACKAGE=VERSION
+# brings its build's files (a kernel's image, headers and -dbg of that
+# version; the tool), added to TO's members; the meta-packages follow
+# below, from what TO then has.
+if [ "$cmd" = promote ]; then
+	fp=$repo/dists/$from/main/binary-amd64/Packages
+	[ -f "$fp" ] || fp=$repo/dists/$alias_suite/main/binary-amd64/Packages
+	index_tsv "$fp" >"$tmp/from"
 	is_meta() { case $1 in linux-image-rcuqs-*-amd64 | linux-headers-rcuqs-*-amd64) return 0 ;; esac; return 1; }
 	: >"$tmp/chosen"
 	if [ -n "$all" ]; then
@@ -715,17 +722,10 @@ fi
 # meta-package whose Depends, PACKAGE (= VERSION), is not in PACKAGES:
 # it would make "apt-get install" of the meta-package fail everywhere.
 meta_deps_missing() {
-	awk -v RS= '{
-		p = v = d = ""
-		n = split($0, l, "\n")
-		for (i = 1; i <= n; i++) {
-			if (l[i] ~ /^Package: /) p = substr(l[i], 10)
-			else if (l[i] ~ /^Version: /) v = substr(l[i], 10)
-			else if (l[i] ~ /^Depends: /) d = substr(l[i], 10)
-		}
-		have[p " (= " v ")"] = 1
-		if (p ~ /^linux-(image|headers)-rcuqs-.*-amd64$/) dep[p " " v] = d
-	} END { for (m in dep) if (!(dep[m] in have)) print m " (Depends: " dep[m] ")" }' "$1"
+	index_tsv "$1" | awk -F '\t' -v re="$meta_re" '{
+		have[$1 " (= " $2 ")"] = 1
+		if ($1 ~ re) dep[$1 " " $2] = $4
+	} END { for (m in dep) if (!(dep[m] in have)) print m " (Depends: " dep[m] ")" }'
 }
 
 if [ "$cmd" = refresh ]; then
@@ -747,26 +747,19 @@ else
 	if [ -s "$tmp/ftp.err" ]; then
 		die "apt-ftparchive packages complained: $(cat "$tmp/ftp.err")"
 	fi
+	index_tsv "$tmp/Packages.all" >"$tmp/all.tsv"
 	# Each ring's index: the pool's entries of its members that are still
 	# in the pool, and the meta-packages whose Depends are among them.
 	for r in $rings; do
 		mkdir -p "$new/dists/$r/main/binary-amd64"
-		awk -v ORS='\n\n' -v mf="$tmp/members-$r" '
+		awk -F '\t' -v re="$meta_re" -v mf="$tmp/members-$r" '
+		BEGIN { while ((getline x < mf) > 0) want[x] = 1 }
+		NR == FNR { if ($1 !~ re && ($3 in want)) have[$1 " (= " $2 ")"] = 1; next }
+		($1 !~ re && ($3 in want)) || ($1 ~ re && ($4 in have)) { print $3 }' "$tmp/all.tsv" "$tmp/all.tsv" >"$tmp/files-$r"
+		awk -v ORS='\n\n' -v mf="$tmp/files-$r" '
 		BEGIN { while ((getline x < mf) > 0) want[x] = 1; RS = "" }
-		{
-			p = v = f = d = ""
-			n = split($0, l, "\n")
-			for (i = 1; i <= n; i++) {
-				if (l[i] ~ /^Package: /) p = substr(l[i], 10)
-				else if (l[i] ~ /^Version: /) v = substr(l[i], 10)
-				else if (l[i] ~ /^Filename: /) f = substr(l[i], 11)
-				else if (l[i] ~ /^Depends: /) d = substr(l[i], 10)
-			}
-			meta = p ~ /^linux-(image|headers)-rcuqs-.*-amd64$/
-		}
-		NR == FNR { if (!meta && (f in want)) have[p " (= " v ")"] = 1; next }
-		(!meta && (f in want)) || (meta && (d in have))' "$tmp/Packages.all" "$tmp/Packages.all" \
-			>"$new/dists/$r/main/binary-amd64/Packages"
+		{ f = "\n" $0 "\n"; sub(/.*\nFilename: /, "", f); sub(/\n.*/, "", f) }
+		f in want' "$tmp/Packages.all" >"$new/dists/$r/main/binary-amd64/Packages"
 		bad=$(meta_deps_missing "$new/dists/$r/main/binary-amd64/Packages")
 		[ -z "$bad" ] || die "meta-packages of the $r suite that depend on what it lacks: $bad"
 	done
@@ -935,16 +928,8 @@ find "$new/dists" -type f -exec chmod 0644 {} +
 # "RING: META VERSION -> KERNEL".
 : >"$tmp/summary"
 for r in $rings; do
-	awk -v RS= -v OFS='\t' '$0 ~ /(^|\n)Package: linux-image-rcuqs-[^\n]*-amd64\n/ {
-		p = v = d = ""
-		n = split($0, l, "\n")
-		for (i = 1; i <= n; i++) {
-			if (l[i] ~ /^Package: /) p = substr(l[i], 10)
-			else if (l[i] ~ /^Version: /) v = substr(l[i], 10)
-			else if (l[i] ~ /^Depends: /) d = substr(l[i], 10)
-		}
-		print p, v, d
-	}' "$new/dists/$r/main/binary-amd64/Packages" | LC_ALL=C sort >"$tmp/ring-metas"
+	index_tsv "$new/dists/$r/main/binary-amd64/Packages" |
+		awk -F '\t' -v OFS='\t' '$1 ~ /^linux-image-rcuqs-.*-amd64$/ { print $1, $2, $4 }' | LC_ALL=C sort >"$tmp/ring-metas"
 	for m in $(cut -f 1 "$tmp/ring-metas" | uniq); do
 		best="" bdep=""
 		while IFS="$(printf '\t')" read -r p v d; do
