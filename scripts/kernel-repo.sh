@@ -430,6 +430,9 @@ done
 
 # --- the repository, new, beside the old one --------------------------------
 
+if [ "$cmd" != add ] && [ ! -f "$repo/dists/$alias_suite/Release" ]; then
+	die "$repo is not an rcuqs repository (no dists/$alias_suite/Release): kernel-repo.sh DEB... makes one; nothing to $cmd"
+fi
 mkdir -p "$(dirname "$repo")"
 repo=$(realpath -m "$repo")
 parent=$(dirname "$repo")
@@ -442,9 +445,6 @@ if [ -e "$repo" ]; then
 	if mountpoint -q "$repo"; then
 		die "$repo is a mount point, which cannot be renamed; use a directory below it"
 	fi
-fi
-if [ "$cmd" != add ] && [ ! -f "$repo/dists/$alias_suite/Release" ]; then
-	die "$repo is not an rcuqs repository (no dists/$alias_suite/Release): kernel-repo.sh DEB... makes one; nothing to $cmd"
 fi
 
 exec 9>"$parent/$name.lock"
