@@ -119,18 +119,37 @@ refresh:
 
 # make kernel-repo [REPO=DIR] [REPO_KEY=KEY] [REPO_URI=URI]: the packages
 # make kernel-deb and make deb left in $(BUILD) added to a signed apt
-# repository for a fleet, with a meta-package per kernel baseline that
-# depends on its newest build (scripts/kernel-repo.sh, doc/fleet.md).
-# Without REPO_KEY, a throwaway test key. Installs apt-utils
+# repository for a fleet, into its canary ring, with a meta-package per
+# kernel baseline whose highest version in a ring depends on that ring's
+# newest build (scripts/kernel-repo.sh, doc/fleet.md).
+# make kernel-repo-promote PROMOTE='PACKAGE=VERSION...' [PROMOTE_FROM=canary]
+# [PROMOTE_TO=stable]: those builds copied from one ring into the other
+# (PROMOTE=--all: all PROMOTE_FROM has). make kernel-repo-refresh: every Release
+# signed again with a new Valid-Until (the build host's timer).
+# All three take REPO_VALID_FOR (default 7d); kernel-repo and
+# kernel-repo-promote REPO_REQUIRE_SIGNED=yes and REPO_SIGNING_CERT=CERT
+# (refuse kernels that are not signed; the script reads them from the
+# environment). Without REPO_KEY, a throwaway test key. Installs apt-utils
 # (apt-ftparchive) and gnupg when they are missing, nothing else.
 REPO ?= $(BUILD)/repo
+PROMOTE_FROM ?= canary
+PROMOTE_TO ?= stable
 REPO_TOOLS = command -v apt-ftparchive >/dev/null && command -v gpg >/dev/null || \
 	apt-get install -y --no-install-recommends apt-utils gnupg
-.PHONY: kernel-repo check-repo
+REPO_ARGS = --repo '$(REPO)' $(if $(REPO_KEY),--key '$(REPO_KEY)') $(if $(REPO_URI),--uri '$(REPO_URI)') \
+	$(if $(REPO_VALID_FOR),--valid-for '$(REPO_VALID_FOR)')
+export REPO_REQUIRE_SIGNED REPO_SIGNING_CERT
+.PHONY: kernel-repo kernel-repo-promote kernel-repo-refresh check-repo
 kernel-repo:
 	@$(REPO_TOOLS)
-	./scripts/kernel-repo.sh --repo '$(REPO)' $(if $(REPO_KEY),--key '$(REPO_KEY)') \
-		$(if $(REPO_URI),--uri '$(REPO_URI)')
+	./scripts/kernel-repo.sh add $(REPO_ARGS)
+kernel-repo-promote:
+	@[ -n '$(PROMOTE)' ] || { echo "make kernel-repo-promote: name the builds, PROMOTE='PACKAGE=VERSION ...' (or PROMOTE=--all)" >&2; exit 2; }
+	@$(REPO_TOOLS)
+	./scripts/kernel-repo.sh promote $(REPO_ARGS) '$(PROMOTE_FROM)' '$(PROMOTE_TO)' $(PROMOTE)
+kernel-repo-refresh:
+	@$(REPO_TOOLS)
+	./scripts/kernel-repo.sh refresh $(REPO_ARGS)
 
 image: kernel
 	$(MAKE) -C guest-image image

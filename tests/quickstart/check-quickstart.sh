@@ -109,7 +109,7 @@ is_build() { case $1 in "apt-get install linux-source-"* | "apt-get install -t "
 # repository make kernel-repo makes, as doc/fleet.md has a machine get
 # them. Its build host's block is the build lines; its "A machine" block
 # is the machine's start, run in the repository's folder in the VM
-# ($vrepo: the keyring and rcuqs.sources are there); then the README's
+# ($vrepo: the keyring and rcuqs-stable.sources are there); then the README's
 # quick start from the trial boot's reboot on, and its way back up to its reboot
 # (rcuqs-ctl off, update-grub: doc/fleet.md says to run them first); then
 # doc/fleet.md's one command back to Debian's kernel, and the harness's
@@ -195,13 +195,14 @@ echo "== check-quickstart ($qsname): in the VM, from $vmdir:"; cut -f1 "$work/pl
 
 # --- the build lines, on this host ---------------------------------------------
 repo=$work/repo
-# repo_meta PACKAGE: "VERSION<TAB>DEPENDS" of PACKAGE's newest version in
-# the repository's index.
+# repo_meta PACKAGE [SUITE]: "VERSION<TAB>DEPENDS" of PACKAGE's newest
+# version in the index of the repository's SUITE (canary, where
+# make kernel-repo puts a build).
 repo_meta() {
 	awk -v RS= -v p="$1" -v OFS='\t' '$0 ~ "(^|\n)Package: " p "\n" {
 		v = d = ""; n = split($0, l, "\n")
 		for (i = 1; i <= n; i++) { if (l[i] ~ /^Version: /) v = substr(l[i], 10); if (l[i] ~ /^Depends: /) d = substr(l[i], 10) }
-		print v, d }' "$repo/dists/rcuqs/main/binary-amd64/Packages" |
+		print v, d }' "$repo/dists/${2:-canary}/main/binary-amd64/Packages" |
 		while IFS="$tab" read -r v d; do
 			if [ -z "${best-}" ] || dpkg --compare-versions "$v" gt "$best"; then best=$v bestd=$d; fi
 			printf '%s\t%s\n' "$best" "$bestd"
@@ -249,6 +250,24 @@ while read -r hcmd; do
 		else
 			die "host: $hcmd" "$(tail -20 "$logs/00-make-deb.log")"
 		fi ;;
+	"make kernel-repo-promote"*)
+		# doc/fleet.md's PROMOTE names its example's build: here the
+		# repository is this run's, its canary holds this build and rcuqs
+		# only, so --all promotes them, into stable, where the VM's
+		# rcuqs-stable.sources points.
+		meta=linux-image-rcuqs-$kernel-amd64
+		img=$(grep -o "[^ ]*/linux-image-$kernel\.[^ ]*\.deb" "$work/kernel-deb.install")
+		build="$(dpkg-deb -f "$img" Package)=$(dpkg-deb -f "$img" Version)"
+		t=$(date +%s)
+		if make -C "$top" kernel-repo-promote REPO="$repo" PROMOTE=--all \
+			>"$logs/00-make-kernel-repo-promote.log" 2>&1 </dev/null; then
+			ok "host: make kernel-repo-promote REPO=$repo PROMOTE=--all ($(($(date +%s) - t)) s)"
+		else
+			die "host: make kernel-repo-promote REPO=$repo PROMOTE=--all" "$(tail -20 "$logs/00-make-kernel-repo-promote.log")"
+		fi
+		got=$(repo_meta "$meta" stable)
+		check "host: the repository's stable $meta ${got%%"$tab"*} depends on this build: ${build%%=*} (= ${build#*=})" \
+			sh -c '[ "$1" = "$2" ] || { echo "Depends: $1"; exit 1; }' sh "${got#*"$tab"}" "${build%%=*} (= ${build#*=})" ;;
 	"make kernel-repo"*)
 		# doc/fleet.md's REPO, REPO_KEY and REPO_URI are the fleet's: here
 		# a new repository in the work folder each run, the throwaway test
@@ -281,9 +300,9 @@ mkdir -p "$stage/root/quickstart" "$stage/etc/systemd/system/multi-user.target.w
 inst=$work/kernel-deb.install
 [ -s "$inst" ] || die "host: build/kernel-deb.install (make kernel-deb writes it)"
 if [ "$suite" = fleet ]; then
-	# The repository, where the VM's rcuqs.sources says it is; a fleet
+	# The repository, where the VM's rcuqs-stable.sources says it is; a fleet
 	# machine has no build folder. The plan runs in the repository's
-	# folder: doc/fleet.md installs the keyring and rcuqs.sources from
+	# folder: doc/fleet.md installs the keyring and rcuqs-stable.sources from
 	# there. The VM has no network: the repository is its only apt
 	# source (Debian's archive would only fail "apt-get update").
 	mkdir -p "$stage${vrepo%/*}" "$stage/etc/apt"

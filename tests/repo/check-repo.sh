@@ -17,11 +17,37 @@
 #     missing file, a directory, linux-libc-dev, a package of another
 #     name; a good package named with a bad one adds neither; a key that
 #     cannot sign fails after the new state was half built; a --uri with a
-#     space;
-#   - the repository: pool, Packages{,.gz}, Release with Origin, Label,
-#     Suite, Codename, Components, Architectures; InRelease and
-#     Release.gpg verified by gpgv with the exported keyring; rcuqs.sources
-#     as deb822; per baseline the meta-packages' Version is the newest
+#     space; promote to or from an unknown suite, into rcuqs (stable's old
+#     name), of a version canary does not have (with a good one beside
+#     it), of nothing; a bad --valid-for (no unit, zero, negative, a
+#     fraction, above 366 days, empty); --require-signed (or
+#     REPO_REQUIRE_SIGNED=yes) with a kernel whose vmlinuz carries no
+#     signature (a PE image, systemd-boot's stub, and a fake one),
+#     --signing-cert with one signed by another key, promote
+#     --require-signed of an unsigned one; a rebuild with the same version
+#     of a build that stable has;
+#   - Secure Boot: the PE kernel signed by kernel-patches/sign-kdeb.sh
+#     with a test key is published with --require-signed, and with
+#     --signing-cert of its certificate;
+#   - the rings: what is added goes to canary only; a stable machine (the
+#     root below, with rcuqs-stable.sources) does not see it until
+#     promote copies the build (image, headers, by its meta-package's name
+#     too), its meta-packages and rcuqs into stable, the rest of canary
+#     left there and canary's index unchanged, rcuqs the same as stable;
+#     promote --all takes everything; a repository from before the rings
+#     (suite rcuqs only) gets both rings with what rcuqs had, and a
+#     machine with that time's rcuqs.sources and Origins-Pattern goes on
+#     installing stable's builds and follows a promote;
+#   - Valid-Until in every suite's Release, the Date plus 7 days by
+#     default; refresh --valid-for 1s signs every Release again with a new
+#     Date, the pool and the indexes byte for byte as they were; two
+#     seconds later apt-get update on the machine refuses the Release as
+#     expired, and after a refresh with the default validity takes it;
+#   - the repository: pool, Packages{,.gz}, each suite's Release (canary,
+#     stable, rcuqs) with Origin, Label, Suite, Codename, Components,
+#     Architectures; InRelease and Release.gpg verified by gpgv with the
+#     exported keyring; rcuqs-canary.sources, rcuqs-stable.sources and
+#     rcuqs.sources as deb822; per baseline the meta-packages' Version is the newest
 #     kernel's by dpkg's order (6.12.118 over 6.12.95 added later; a real
 #     7.3 kernel over a lean one with a higher version), their Depends
 #     that exact build; headers meta-packages only where headers are;
@@ -37,13 +63,15 @@
 #     newest build's image deleted from pool/ and a run again: its
 #     meta-packages removed, the build before the newest, the older ones
 #     kept, every Depends in Packages; a repository path with a space, and
-#     one with ':', a quote, '%41', 'é' and '#': URIs in rcuqs.sources
-#     percent-encoded, the summary's install line quoted;
+#     one with ':', a quote, '%41', 'é' and '#': URIs in the .sources files
+#     percent-encoded, the summary's install line quoted; one made with
+#     --uri, whose URIs promote, refresh and add without it keep;
 #   - in a throwaway Debian 12 root (tests/deb/root.sh's cache, only the
 #     repository as apt source, bind-mounted read-only at /srv/rcuqs-repo
 #     in a mount namespace of each command's own, so nothing stays
 #     mounted):
-#     rcuqs.sources and the keyring as doc/fleet.md installs them; apt-get
+#     rcuqs-stable.sources and the keyring as doc/fleet.md installs them,
+#     each build promoted from canary before the machine takes it; apt-get
 #     update without a warning; doc/fleet.md's install ("apt-get install
 #     linux-image-rcuqs-6.1-amd64 rcuqs", or "apt-get install rcuqs" then
 #     "apt-get install linux-image-rcuqs-6.1-amd64") installs the newest
@@ -59,8 +87,8 @@
 #   - self-tests: a repository whose InRelease, or whose Packages, was
 #     changed after signing is refused by apt-get update (and gpgv);
 #   - then in the root the other repositories, each bound at its own path
-#     (a space in it too) and its rcuqs.sources as kernel-repo.sh wrote
-#     it: with a space, and with ':', a quote, '%41'..., in the path,
+#     (a space in it too) and its rcuqs-canary.sources as kernel-repo.sh
+#     wrote it: with a space, and with ':', a quote, '%41'..., in the path,
 #     apt-get update without a warning and a package fetched; the pruned
 #     one, "apt-get install linux-image-rcuqs-6.1-amd64
 #     linux-headers-rcuqs-6.1-amd64" installs the build before.
@@ -175,17 +203,18 @@ fpr=$(sed -n 's/^kernel-repo: signing key //p' "$scratch/kr.out")
 snapshot() {
 	(cd "$1" && find . -type f -exec sha256sum {} + && find . ! -type f -printf '%y %p\n') | LC_ALL=C sort
 }
-snapshot "$repo" >"$scratch/repo.before"
 
 # --- refusals -------------------------------------------------------------------
 
 # lit STRING: STRING as a grep -E pattern that matches it literally.
 lit() { printf '%s' "$1" | sed 's/[][\\.^$*+?(){}|]/\\&/g'; }
 # refused PATTERN ARGS: kernel-repo.sh fails, saying PATTERN (grep -E),
-# and leaves the repository as it was, with nothing beside it.
+# and leaves the repository as it was (every file, byte for byte), with
+# nothing beside it.
 refused() {
 	pat=$1
 	shift
+	snapshot "$repo" >"$scratch/repo.before"
 	if krun "$@"; then
 		echo "accepted: $(cat "$scratch/kr.out")"
 		return 1
@@ -228,6 +257,76 @@ GNUPGHOME=$scratch/in/gnupg check "refused: an unknown --key" \
 check "refused: a --uri with a space (apt would read a malformed source), saying to write %20" \
 	refused "--uri 'http://build\.example\.org/rcuqs repo': a URI holds no spaces.*%20" \
 	--allow-lean --uri "http://build.example.org/rcuqs repo" $b2
+check "refused: promote to an unknown suite, naming the suites" \
+	refused "TO 'testing': no such suite; the suites are canary and stable" promote canary testing --all
+check "refused: promote from an unknown suite" \
+	refused "FROM 'unstable': no such suite" promote unstable stable --all
+check "refused: promote into rcuqs, the old name of stable, saying so" \
+	refused "rcuqs is the old name of stable.*name stable" promote canary rcuqs --all
+check "refused: promote of a version that canary does not have, naming the versions it has" \
+	refused "promote: linux-image-6\.1\.192-rcuqs2-lean 6\.1\.193-1\+rcuqs2 is not in the canary suite \(it has linux-image-6\.1\.192-rcuqs2-lean 6\.1\.192-2\+rcuqs2\); nothing was promoted" \
+	promote canary stable linux-image-6.1.192-rcuqs2-lean=6.1.193-1+rcuqs2
+check "refused: promote of a build canary does not have at all, with a good one beside it (neither is promoted)" \
+	refused "promote: linux-image-6\.1\.193-rcuqs2-lean 6\.1\.193-1\+rcuqs2 is not in the canary suite \(nor any other version" \
+	promote canary stable rcuqs="$toolv" linux-image-6.1.193-rcuqs2-lean=6.1.193-1+rcuqs2
+check "refused: promote naming no build" refused "promote: name the builds, PACKAGE=VERSION\.\.\., or --all" promote canary stable
+for vf in 7days 0d -3d 1.5d 367d d ""; do
+	# shellcheck disable=SC2086
+	check "refused: --valid-for '$vf'" \
+		refused "--valid-for '$(lit "$vf")': a whole number above 0 and a unit, s, m, h, d or w.*at most 366 days" \
+		--allow-lean --valid-for "$vf" $b2
+done
+check "refused: refresh --valid-for 0s" refused "--valid-for '0s'" refresh --valid-for 0s
+
+# A kernel whose vmlinuz is a PE image (systemd-boot's stub stands in):
+# unsigned, signed by sign-kdeb.sh with a test key, and a certificate of
+# another key. --require-signed refuses the unsigned one, --signing-cert
+# one signed by another key; the repository as it was.
+stub=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
+sk=6.1.196-rcuqs2 skv=6.1.196-1+rcuqs2
+unsigned=$scratch/debs/linux-image-${sk}_${skv}_amd64.deb
+signed=$scratch/in/signed/linux-image-${sk}_${skv}_amd64.deb
+pe_kernel() {
+	fake_deb "$debs" "linux-image-$sk" "$skv" "/boot/vmlinuz-$sk" "stand-in" &&
+		rm -rf "$scratch/in/pe" && dpkg-deb -R "$unsigned" "$scratch/in/pe" &&
+		cp "$stub" "$scratch/in/pe/boot/vmlinuz-$sk" &&
+		dpkg-deb --root-owner-group -b "$scratch/in/pe" "$unsigned" >/dev/null &&
+		mkdir -p "$scratch/in/signed" && cp "$unsigned" "$signed" || return 1
+	for c in fleet other; do
+		openssl req -new -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=rcuqs check-repo $c/" \
+			-keyout "$scratch/in/$c.key" -out "$scratch/in/$c.crt" >/dev/null 2>&1 || return 1
+	done
+	"$top/kernel-patches/sign-kdeb.sh" image "$signed" "$scratch/in/fleet.key" "$scratch/in/fleet.crt"
+}
+if [ -f "$stub" ] && command -v sbsign >/dev/null && command -v openssl >/dev/null; then
+	check "signing: a PE kernel, and the same signed by kernel-patches/sign-kdeb.sh with a test key" pe_kernel
+	check "refused: --require-signed, a linux-image whose vmlinuz carries no signature, naming the package" \
+		refused "$(lit "$unsigned"): linux-image-$sk is not signed: its vmlinuz-$sk carries no signature \(sbverify --list\).*--require-signed.*nothing was published" \
+		--require-signed "$unsigned"
+	check "refused: --require-signed, a fake kernel (vmlinuz no PE image) with a good build beside it" \
+		refused "linux-image-6\.1\.193-rcuqs2-lean is not signed" --require-signed --allow-lean $b2
+	REPO_REQUIRE_SIGNED=yes check "refused: REPO_REQUIRE_SIGNED=yes, the unsigned kernel" \
+		refused "linux-image-$sk is not signed" "$unsigned"
+	check "refused: --signing-cert, a kernel signed by another key" \
+		refused "linux-image-$sk is not signed by the fleet's key: its vmlinuz-$sk does not verify with --signing-cert" \
+		--signing-cert "$scratch/in/other.crt" "$signed"
+	check "refused: promote --require-signed of canary's unsigned (fake) kernel" \
+		refused "linux-image-6\.1\.192-rcuqs2-lean is not signed" --require-signed promote canary stable --all
+	# signed_ok ARGS: a new repository takes the signed kernel into canary.
+	signed_ok() {
+		d=$scratch/signed-repo
+		rm -rf "$d"
+		krx "$d" "$@" "$signed" || return 1
+		grep -q "^kernel-repo: added linux-image-$sk $skv (canary)" "$scratch/kr.out" || { cat "$scratch/kr.out"; return 1; }
+		grep -qx "Package: linux-image-$sk" "$d/dists/canary/main/binary-amd64/Packages" || { echo "not in canary"; return 1; }
+	}
+	check "signing: --require-signed publishes the kernel sign-kdeb.sh signed" signed_ok --require-signed
+	check "signing: --signing-cert with the signing key's certificate publishes it" signed_ok --signing-cert "$scratch/in/fleet.crt"
+else
+	for t in "refused: --require-signed, an unsigned kernel" "signing: --require-signed publishes a signed kernel"; do
+		skip "$t" "systemd-boot-efi ($stub), sbsigntool or openssl missing"
+	done
+fi
 
 # --- the repository -----------------------------------------------------------
 
@@ -256,7 +355,8 @@ same_version() {
 }
 check "add: the same file again changes nothing; a rebuild with the same version replaces it, with a warning" same_version
 
-packages=$repo/dists/rcuqs/main/binary-amd64/Packages
+packages=$repo/dists/canary/main/binary-amd64/Packages
+stable_packages=$repo/dists/stable/main/binary-amd64/Packages
 # newest_meta NAME: "VERSION|DEPENDS" of NAME's highest version in Packages.
 newest_meta() {
 	best=""
@@ -314,25 +414,53 @@ meta_fields() {
 }
 check "meta-packages: Section kernel, Architecture amd64, a Description of what they track, no files" meta_fields
 
+# Each suite: canary, stable, and rcuqs (stable's name from before the
+# rings).
+suites="canary stable rcuqs"
 release_fields() {
-	r=$repo/dists/rcuqs/Release
-	for f in "Origin: rcuqs" "Label: rcuqs" "Suite: rcuqs" "Codename: rcuqs" "Components: main" "Architectures: amd64"; do
-		grep -qx "$f" "$r" || { echo "no '$f' in Release:"; cat "$r"; return 1; }
+	for s in $suites; do
+		r=$repo/dists/$s/Release
+		for f in "Origin: rcuqs" "Label: rcuqs" "Suite: $s" "Codename: $s" "Components: main" "Architectures: amd64"; do
+			grep -qx "$f" "$r" || { echo "no '$f' in $s's Release:"; cat "$r"; return 1; }
+		done
+		for f in main/binary-amd64/Packages main/binary-amd64/Packages.gz; do
+			grep -q " $f\$" "$r" || { echo "$s's Release lists no $f"; return 1; }
+		done
+		p=$repo/dists/$s/main/binary-amd64/Packages
+		zcat "$p.gz" | cmp -s - "$p" || { echo "$s: Packages.gz is not Packages"; return 1; }
 	done
-	for f in main/binary-amd64/Packages main/binary-amd64/Packages.gz; do
-		grep -q " $f\$" "$r" || { echo "Release lists no $f"; return 1; }
-	done
-	zcat "$packages.gz" | cmp -s - "$packages" || { echo "Packages.gz is not Packages"; return 1; }
 }
-check "Release: Origin, Label, Suite, Codename rcuqs, component main, amd64; Packages and Packages.gz listed" release_fields
+check "Release of canary, stable and rcuqs: Origin, Label rcuqs, Suite and Codename the suite's, component main, amd64; Packages and Packages.gz listed" release_fields
+# valid_until SECONDS: each Release's Valid-Until is its Date plus SECONDS.
+valid_until() {
+	for s in $suites; do
+		r=$repo/dists/$s/Release
+		d=$(sed -n 's/^Date: //p' "$r") u=$(sed -n 's/^Valid-Until: //p' "$r")
+		[ -n "$u" ] || { echo "$s: no Valid-Until:"; cat "$r"; return 1; }
+		[ $(($(date -d "$u" +%s) - $(date -d "$d" +%s))) -eq "$1" ] || { echo "$s: Date $d, Valid-Until $u, not $1 s apart"; return 1; }
+	done
+}
+check "Release: Valid-Until in every suite's, the Date plus 7 days by default" valid_until 604800
+# canary_only: what was added is in canary, stable (and rcuqs) have nothing.
+canary_only() {
+	for p in linux-image-6.1.192-rcuqs2-lean linux-image-rcuqs-6.1-amd64 linux-image-7.3.4-rcuqs2 rcuqs; do
+		grep -qx "Package: $p" "$packages" || { echo "$p not in canary"; return 1; }
+	done
+	for s in stable rcuqs; do
+		[ ! -s "$repo/dists/$s/main/binary-amd64/Packages" ] || { echo "$s has:"; grep '^Package: ' "$repo/dists/$s/main/binary-amd64/Packages"; return 1; }
+	done
+}
+check "rings: every build added is in canary only; stable and rcuqs have nothing yet" canary_only
 
 # verifies DIR: gpgv verifies DIR's InRelease and Release.gpg with the
 # exported keyring (as apt does with Signed-By).
 verifies() {
-	gpgv --keyring "$1/rcuqs-archive-keyring.gpg" "$1/dists/rcuqs/InRelease" 2>&1 &&
-		gpgv --keyring "$1/rcuqs-archive-keyring.gpg" "$1/dists/rcuqs/Release.gpg" "$1/dists/rcuqs/Release" 2>&1
+	for s in canary stable rcuqs; do
+		gpgv --keyring "$1/rcuqs-archive-keyring.gpg" "$1/dists/$s/InRelease" 2>&1 &&
+			gpgv --keyring "$1/rcuqs-archive-keyring.gpg" "$1/dists/$s/Release.gpg" "$1/dists/$s/Release" 2>&1 || return 1
+	done
 }
-check "signature: gpgv verifies InRelease and Release.gpg with rcuqs-archive-keyring.gpg" verifies "$repo"
+check "signature: gpgv verifies each suite's InRelease and Release.gpg with rcuqs-archive-keyring.gpg" verifies "$repo"
 keyring_binary() {
 	t=$(file -b "$repo/rcuqs-archive-keyring.gpg" 2>/dev/null || echo "")
 	! grep -q 'BEGIN PGP' "$repo/rcuqs-archive-keyring.gpg" || { echo "armored"; return 1; }
@@ -341,13 +469,15 @@ keyring_binary() {
 }
 check "keyring: binary, the signing key's public part" keyring_binary
 sources_ok() {
-	s=$repo/rcuqs.sources
-	for l in "Types: deb" "URIs: file:$repo" "Suites: rcuqs" "Components: main" \
-		"Signed-By: /etc/apt/keyrings/rcuqs-archive-keyring.gpg"; do
-		grep -qx "$l" "$s" || { echo "no '$l':"; cat "$s"; return 1; }
+	for fs in rcuqs-canary.sources:canary rcuqs-stable.sources:stable rcuqs.sources:rcuqs; do
+		s=$repo/${fs%%:*}
+		for l in "Types: deb" "URIs: file:$repo" "Suites: ${fs#*:}" "Components: main" \
+			"Signed-By: /etc/apt/keyrings/rcuqs-archive-keyring.gpg"; do
+			grep -qx "$l" "$s" || { echo "no '$l' in ${s##*/}:"; cat "$s"; return 1; }
+		done
 	done
 }
-check "rcuqs.sources: deb822, file: URI of the repository, Signed-By the keyring in /etc/apt/keyrings" sources_ok
+check "rcuqs-canary.sources, rcuqs-stable.sources, rcuqs.sources (suite rcuqs): deb822, file: URI of the repository, Signed-By the keyring in /etc/apt/keyrings" sources_ok
 
 kept_builds() {
 	for p in linux-image-6.1.192-rcuqs2-lean linux-image-6.12.95-rcuqs2-lean linux-image-6.12.118-rcuqs2-lean rcuqs; do
@@ -393,11 +523,11 @@ lean_then_real() {
 	krx "$d" --allow-lean $b2 && krx "$d" --allow-lean $b3 || return 1
 	# shellcheck disable=SC2046
 	krx "$d" $(k 6.1.194-rcuqs2 6.1.194-1+rcuqs2) || return 1
-	packages=$d/dists/rcuqs/main/binary-amd64/Packages
+	packages=$d/dists/canary/main/binary-amd64/Packages
 	meta_is linux-image-rcuqs-6.1-amd64 6.1.194-1+rcuqs2 "linux-image-6.1.194-rcuqs2 (= 6.1.194-1+rcuqs2)" &&
 		meta_is linux-headers-rcuqs-6.1-amd64 6.1.194-1+rcuqs2 "linux-headers-6.1.194-rcuqs2 (= 6.1.194-1+rcuqs2)" ||
 		{ cat "$scratch/kr.out"; return 1; }
-	grep -qx 'kernel-repo:   linux-image-rcuqs-6.1-amd64 6.1.194-1+rcuqs2 -> linux-image-6.1.194-rcuqs2' "$scratch/kr.out" ||
+	grep -qx 'kernel-repo:   canary: linux-image-rcuqs-6.1-amd64 6.1.194-1+rcuqs2 -> linux-image-6.1.194-rcuqs2' "$scratch/kr.out" ||
 		{ echo "the summary:"; cat "$scratch/kr.out"; return 1; }
 	! grep -q '^Depends: linux-.*-lean ' "$packages" || { echo "a meta-package on a lean kernel:"; grep '^Depends: ' "$packages"; return 1; }
 	deps_resolve "$packages"
@@ -413,7 +543,7 @@ pruned() {
 	krx "$d" --allow-lean $b1 "$tool" && krx "$d" --allow-lean $b2 && krx "$d" --allow-lean $b3 || return 1
 	rm "$d/pool/main/linux-image-6.1.194-rcuqs2-lean/linux-image-6.1.194-rcuqs2-lean_6.1.194-1+rcuqs2_amd64.deb" || return 1
 	krx "$d" "$tool" || return 1
-	packages=$d/dists/rcuqs/main/binary-amd64/Packages
+	packages=$d/dists/canary/main/binary-amd64/Packages
 	meta_is linux-image-rcuqs-6.1-amd64 6.1.193-1+rcuqs2 "linux-image-6.1.193-rcuqs2-lean (= 6.1.193-1+rcuqs2)" &&
 		meta_is linux-headers-rcuqs-6.1-amd64 6.1.193-1+rcuqs2 "linux-headers-6.1.193-rcuqs2-lean (= 6.1.193-1+rcuqs2)" ||
 		{ cat "$scratch/kr.out"; return 1; }
@@ -433,7 +563,10 @@ odd="$scratch/odd: 100%41 é#'x"
 encoded() {
 	# shellcheck disable=SC2086
 	krx "$1" --allow-lean $b1 "$tool" || return 1
-	u=$(sed -n 's/^URIs: //p' "$1/rcuqs.sources")
+	u=$(sed -n 's/^URIs: //p' "$1/rcuqs-stable.sources")
+	for f in rcuqs-canary.sources rcuqs.sources; do
+		[ "$(sed -n 's/^URIs: //p' "$1/$f")" = "$u" ] || { echo "$f: another URIs than rcuqs-stable.sources'"; return 1; }
+	done
 	case $u in
 	file:/*"$2") ;;
 	*) echo "URIs: '$u', want file:...$2"; return 1 ;;
@@ -441,13 +574,25 @@ encoded() {
 	case $u in *[[:space:]]*) echo "URIs: '$u' has a space"; return 1 ;; esac
 	# The summary's install line, read by a shell, names the file.
 	dir=$1
-	l=$(sed -n 's/^    \(install -m 0644 .*rcuqs\.sources.*\)$/\1/p' "$scratch/kr.out")
+	l=$(sed -n 's/^    \(install -m 0644 .*rcuqs-stable\.sources.*\)$/\1/p' "$scratch/kr.out")
 	eval "set -- $l"
-	[ "${4-}" = "$dir/rcuqs.sources" ] || { echo "the install line, to a shell: '${4-}':"; cat "$scratch/kr.out"; return 1; }
+	[ "${4-}" = "$dir/rcuqs-stable.sources" ] || { echo "the install line, to a shell: '${4-}':"; cat "$scratch/kr.out"; return 1; }
 }
-check "rcuqs.sources: a repository path with a space, URIs file:.../fleet%20repo" encoded "$spaced" /fleet%20repo
-check "rcuqs.sources: a path with ':', a quote, spaces, '%41', 'é' and '#': all but ':' and the quote percent-encoded" \
+check "rcuqs*.sources: a repository path with a space, URIs file:.../fleet%20repo" encoded "$spaced" /fleet%20repo
+check "rcuqs*.sources: a path with ':', a quote, spaces, '%41', 'é' and '#': all but ':' and the quote percent-encoded" \
 	encoded "$odd" "/odd:%20100%2541%20%C3%A9%23'x"
+# --uri once: promote, refresh and add after it keep it in every
+# .sources file.
+uri_kept() {
+	d=$scratch/uri-kept
+	# shellcheck disable=SC2086
+	krx "$d" --allow-lean --uri http://build.example.org/rcuqs/repo $b1 && krx "$d" promote canary stable --all &&
+		krx "$d" refresh && krx "$d" --allow-lean $b2 || return 1
+	for f in rcuqs-canary.sources rcuqs-stable.sources rcuqs.sources; do
+		grep -qx 'URIs: http://build.example.org/rcuqs/repo' "$d/$f" || { echo "$f:"; cat "$d/$f"; return 1; }
+	done
+}
+check "rcuqs*.sources: the URIs of an earlier --uri kept by promote, refresh and add without it" uri_kept
 # No gpg-agent that kernel-repo.sh started is left (one ends at once).
 no_agents() {
 	i=0
@@ -509,7 +654,7 @@ apt-get install linux-image-rcuqs-6.1-amd64") ;;
 		;;
 	esac
 	for l in "install -m 0644 rcuqs-archive-keyring.gpg /etc/apt/keyrings/" \
-		"install -m 0644 rcuqs.sources /etc/apt/sources.list.d/" "apt-get upgrade --with-new-pkgs"; do
+		"install -m 0644 rcuqs-stable.sources /etc/apt/sources.list.d/" "apt-get upgrade --with-new-pkgs"; do
 		grep -qF -- "$l" "$fleet" || { echo "doc/fleet.md lacks '$l'"; return 1; }
 	done
 }
@@ -517,10 +662,11 @@ check "doc/fleet.md: the machine's steps, its Origins-Pattern line and its way b
 
 mkdir -p "$root/etc/apt/keyrings"
 install -m 0644 "$repo/rcuqs-archive-keyring.gpg" "$root/etc/apt/keyrings/"
-sed "s|^URIs: file:$repo\$|URIs: file:$mnt|" "$repo/rcuqs.sources" >"$root/etc/apt/sources.list.d/rcuqs.sources"
-chmod 0644 "$root/etc/apt/sources.list.d/rcuqs.sources"
-grep -qx "URIs: file:$mnt" "$root/etc/apt/sources.list.d/rcuqs.sources" ||
-	die "root: rcuqs.sources" "no 'URIs: file:$repo' line to point at $mnt"
+# A machine of the stable ring, as doc/fleet.md sets one up.
+sed "s|^URIs: file:$repo\$|URIs: file:$mnt|" "$repo/rcuqs-stable.sources" >"$root/etc/apt/sources.list.d/rcuqs-stable.sources"
+chmod 0644 "$root/etc/apt/sources.list.d/rcuqs-stable.sources"
+grep -qx "URIs: file:$mnt" "$root/etc/apt/sources.list.d/rcuqs-stable.sources" ||
+	die "root: rcuqs-stable.sources" "no 'URIs: file:$repo' line to point at $mnt"
 
 # update_clean: apt-get update in the root exits 0 with no warning or
 # error, nothing unsigned or unauthenticated.
@@ -549,6 +695,49 @@ has_state() {
 # apt_ok CMD...: CMD in the root succeeds; its output to $scratch/apt.out.
 apt_ok() { in_root "$@" >"$scratch/apt.out" 2>&1 </dev/null || { tail -n 30 "$scratch/apt.out"; return 1; }; }
 
+# not_seen PACKAGE...: after apt-get update, apt on the stable machine
+# knows none of them (they are in canary only).
+not_seen() {
+	update_clean || return 1
+	for p; do
+		in_root apt-cache show "$p" >/dev/null 2>&1 && { echo "apt on the stable machine sees $p"; return 1; }
+	done
+	return 0
+}
+check "rings: a stable machine sees none of what is only in canary (apt-get update, apt-cache show)" \
+	not_seen linux-image-6.1.192-rcuqs2-lean linux-image-rcuqs-6.1-amd64 rcuqs
+# promoted ARGS: kernel-repo.sh promote ARGS, each file of the
+# "PACKAGE VERSION"s in $want now in stable's index too, canary's as it
+# was.
+promoted() {
+	cp "$packages" "$scratch/canary.before"
+	kr_ok promote "$@" || return 1
+	cmp -s "$packages" "$scratch/canary.before" || { echo "canary's index changed"; return 1; }
+	for pv in $want; do
+		p=${pv%%=*} v=${pv#*=}
+		awk -v RS= -v p="$p" -v v="$v" 'index("\n" $0 "\n", "\nPackage: " p "\n") && index($0 "\n", "\nVersion: " v "\n") { f = 1 } END { exit !f }' "$stable_packages" ||
+			{ echo "$p $v not in stable:"; grep -A1 '^Package: ' "$stable_packages"; cat "$scratch/kr.out"; return 1; }
+	done
+	deps_resolve "$stable_packages"
+	cmp -s "$stable_packages" "$repo/dists/rcuqs/main/binary-amd64/Packages" || { echo "rcuqs is not the same as stable"; return 1; }
+}
+want="linux-image-6.1.192-rcuqs2-lean=6.1.192-2+rcuqs2 linux-headers-6.1.192-rcuqs2-lean=6.1.192-2+rcuqs2
+linux-image-rcuqs-6.1-amd64=6.1.192-2+rcuqs2 linux-headers-rcuqs-6.1-amd64=6.1.192-2+rcuqs2 rcuqs=$toolv"
+check "rings: promote canary stable linux-image-rcuqs-6.1-amd64=6.1.192-2+rcuqs2 rcuqs=$toolv: the build (image, headers), its meta-packages and rcuqs into stable (and rcuqs), canary unchanged" \
+	promoted canary stable linux-image-rcuqs-6.1-amd64=6.1.192-2+rcuqs2 "rcuqs=$toolv"
+only_61() {
+	! grep -q '^Package: linux-image-6.12\|^Package: linux-image-7.3\|^Package: linux-image-rcuqs-6.12' "$stable_packages" ||
+		{ echo "more than the build named went to stable:"; grep '^Package: ' "$stable_packages"; return 1; }
+}
+check "rings: the promote took only the build named (no 6.12, 7.3)" only_61
+rebuild_in_stable() {
+	h=linux-headers-6.1.192-rcuqs2-lean v=6.1.192-2+rcuqs2
+	fake_deb "$scratch/in" "$h" "$v" "/usr/src/$h/Makefile" "# rebuilt, other contents"
+	refused "$(lit "$h") $(lit "$v") is in the stable suite with other contents.*new version" --allow-lean "$scratch/in/${h}_${v}_amd64.deb"
+}
+check "refused: a rebuild with the same version of a build stable has (it would change stable without a promote)" rebuild_in_stable
+check "machine: apt-get update after the promote" update_clean
+
 install_first() {
 	[ -n "$install_lines" ] || { echo "doc/fleet.md: no install line"; return 1; }
 	printf '%s\n' "$install_lines" | while read -r l; do
@@ -565,6 +754,12 @@ check "machine: doc/fleet.md's install ($(echo $install_lines | sed 's/ apt-get/
 # The second build.
 # shellcheck disable=SC2086
 check "add: the second 6.1 build (6.1.193)" kr_ok --allow-lean $b2
+check "rings: the stable machine does not see the second build, in canary only" \
+	not_seen linux-image-6.1.193-rcuqs2-lean
+want="linux-image-6.1.193-rcuqs2-lean=6.1.193-1+rcuqs2 linux-headers-6.1.193-rcuqs2-lean=6.1.193-1+rcuqs2
+linux-image-rcuqs-6.1-amd64=6.1.193-1+rcuqs2 linux-headers-rcuqs-6.1-amd64=6.1.193-1+rcuqs2"
+check "rings: promote canary stable linux-image-6.1.193-rcuqs2-lean=6.1.193-1+rcuqs2: the build and its meta-packages into stable" \
+	promoted canary stable linux-image-6.1.193-rcuqs2-lean=6.1.193-1+rcuqs2
 check "machine: apt-get update after the second build" update_clean
 kept_back() {
 	apt_ok apt-get upgrade || return 1
@@ -596,6 +791,11 @@ check "machine: apt-get autoremove would remove neither build" no_autoremove
 # The third build, by unattended-upgrades with doc/fleet.md's line.
 # shellcheck disable=SC2086
 check "add: the third 6.1 build (6.1.194)" kr_ok --allow-lean $b3
+want="linux-image-6.1.194-rcuqs2-lean=6.1.194-1+rcuqs2 linux-image-rcuqs-6.1-amd64=6.1.194-1+rcuqs2
+linux-image-6.12.118-rcuqs2-lean=6.12.118-1~deb12u1+rcuqs2 linux-image-rcuqs-6.12-amd64=6.12.118-1~deb12u1+rcuqs2
+linux-image-7.3.4-rcuqs2=7.3.4-1~bpo13+1+rcuqs2"
+check "rings: promote canary stable --all: the third build and everything else canary has into stable" \
+	promoted canary stable --all
 check "machine: apt-get update after the third build" update_clean
 uu() {
 	printf '%s\n' "$uu_line" >"$root/etc/apt/apt.conf.d/51rcuqs-unattended-upgrades"
@@ -646,6 +846,32 @@ way_back() {
 }
 check "machine: doc/fleet.md's way back ($way_back), with the meta-package held, purges every rcuqs kernel and meta-package; rcuqs stays" way_back
 
+# --- Valid-Until, refresh ------------------------------------------------------
+
+# refresh: every Release signed again, with a new Date; the pool and the
+# indexes byte for byte as they were.
+pool_and_indexes() {
+	(cd "$repo" && find pool dists -name '*.deb' -o -name 'Packages*' | LC_ALL=C sort | xargs sha256sum)
+}
+refreshed() {
+	pool_and_indexes >"$scratch/pool.before"
+	d0=$(sed -n 's/^Date: //p' "$repo/dists/stable/Release")
+	sleep 1
+	kr_ok refresh "$@" || return 1
+	pool_and_indexes | diff -u "$scratch/pool.before" - || { echo "refresh changed the pool or an index"; return 1; }
+	[ "$(sed -n 's/^Date: //p' "$repo/dists/stable/Release")" != "$d0" ] || { echo "the same Date: $d0"; return 1; }
+	verifies "$repo"
+}
+check "refresh --valid-for 1s: every Release signed again with a new Date, the pool and the indexes unchanged" refreshed --valid-for 1s
+check "refresh: Valid-Until the Date plus 1 s" valid_until 1
+sleep 2
+# The machine's apt refuses the expired Release: no update from it.
+expect_fail "machine: apt-get update refuses a Release past its Valid-Until" \
+	'is expired|no longer valid' update_clean
+check "refresh (the timer's run, default validity): the same pool, a new Date" refreshed
+check "refresh: Valid-Until the Date plus 7 days again" valid_until 604800
+check "machine: apt-get update takes the refreshed Release, no warning" update_clean
+
 # --- self-tests -------------------------------------------------------------------
 
 # A copy of the repository changed after signing: apt-get update refuses it.
@@ -654,10 +880,10 @@ tampered() {
 	rm -rf "$t"
 	cp -a "$repo" "$t"
 	case $1 in
-	inrelease) sed -i 's/^Label: rcuqs$/Label: rcuqx/' "$t/dists/rcuqs/InRelease" "$t/dists/rcuqs/Release" ;;
+	inrelease) sed -i 's/^Label: rcuqs$/Label: rcuqx/' "$t/dists/stable/InRelease" "$t/dists/stable/Release" ;;
 	packages)
-		sed -i 's/^Description: fake linux-image-6.1.194/Description: Fake linux-image-6.1.194/' "$t/dists/rcuqs/main/binary-amd64/Packages"
-		gzip -9n -c "$t/dists/rcuqs/main/binary-amd64/Packages" >"$t/dists/rcuqs/main/binary-amd64/Packages.gz"
+		sed -i 's/^Description: fake linux-image-6.1.194/Description: Fake linux-image-6.1.194/' "$t/dists/stable/main/binary-amd64/Packages"
+		gzip -9n -c "$t/dists/stable/main/binary-amd64/Packages" >"$t/dists/stable/main/binary-amd64/Packages.gz"
 		;;
 	esac
 	echo "$t"
@@ -677,7 +903,8 @@ check "self-test: the untouched repository updates cleanly again" update_clean
 
 # --- other repositories, as kernel-repo.sh wrote them ----------------------------
 
-# use_repo DIR: the root's apt source is DIR's rcuqs.sources exactly as
+# use_repo DIR [SOURCES]: the root's apt source is DIR's SOURCES
+# (rcuqs-canary.sources: what is added is in canary) exactly as
 # kernel-repo.sh wrote it, its file: URI of DIR: DIR is bound at its own
 # path in the root (each folder above it there opened to apt's _apt user,
 # a throwaway root's /root included, nothing else of their modes changed). Not in a test: it sets repo_src and
@@ -693,7 +920,8 @@ use_repo() {
 		p=$(dirname "$p")
 	done
 	install -m 0644 "$1/rcuqs-archive-keyring.gpg" "$root/etc/apt/keyrings/" 2>/dev/null
-	install -m 0644 "$1/rcuqs.sources" "$root/etc/apt/sources.list.d/rcuqs.sources" 2>/dev/null
+	rm -f "$root"/etc/apt/sources.list.d/rcuqs*.sources
+	install -m 0644 "$1/${2:-rcuqs-canary.sources}" "$root/etc/apt/sources.list.d/" 2>/dev/null
 }
 # fetched: apt-get update with no warning, and the 6.1 build's image
 # fetched from the pool (download only).
@@ -715,6 +943,56 @@ install_pruned() {
 }
 use_repo "$scratch/pruned"
 check "machine: after the newest build's image was deleted from pool/, apt-get install linux-image-rcuqs-6.1-amd64 linux-headers-rcuqs-6.1-amd64 installs the build before" install_pruned
+
+# A repository from before the rings: one suite, rcuqs, with the first
+# build (made here: the rings' repository with dists/canary, dists/stable
+# and their sources taken away is that layout), and a machine with its
+# rcuqs.sources and the Origins-Pattern doc/fleet.md gave then. The next
+# add: both rings start with what rcuqs had, the new build goes to canary
+# only, and rcuqs stays the same as stable, so the machine goes on as
+# before.
+old=$scratch/old-layout
+before_rings() {
+	rm -rf "$old"
+	# shellcheck disable=SC2086
+	krx "$old" --allow-lean $b1 "$tool" && krx "$old" promote canary stable --all || return 1
+	rm -rf "$old/dists/canary" "$old/dists/stable" "$old/rcuqs-canary.sources" "$old/rcuqs-stable.sources"
+	grep -q '^Package: linux-image-6.1.192-rcuqs2-lean$' "$old/dists/rcuqs/main/binary-amd64/Packages" || return 1
+	# shellcheck disable=SC2086
+	krx "$old" --allow-lean $b2 || return 1
+	grep -q 'a repository from before the rings: canary and stable start with what its suite rcuqs has' "$scratch/kr.out" ||
+		{ cat "$scratch/kr.out"; return 1; }
+	for s in canary stable rcuqs; do
+		grep -q '^Package: linux-image-6.1.192-rcuqs2-lean$' "$old/dists/$s/main/binary-amd64/Packages" ||
+			{ echo "$s lacks the first build"; return 1; }
+	done
+	grep -q '^Package: linux-image-6.1.193-rcuqs2-lean$' "$old/dists/canary/main/binary-amd64/Packages" ||
+		{ echo "canary lacks the new build"; return 1; }
+	for s in stable rcuqs; do
+		! grep -q '^Package: linux-image-6.1.193-rcuqs2-lean$' "$old/dists/$s/main/binary-amd64/Packages" ||
+			{ echo "$s has the new build"; return 1; }
+	done
+	cmp "$old/dists/stable/main/binary-amd64/Packages" "$old/dists/rcuqs/main/binary-amd64/Packages"
+}
+check "rings: a repository from before them (suite rcuqs only): at the next add canary and stable start with rcuqs's packages, the new build in canary only, rcuqs as stable" before_rings
+old_machine() {
+	# From no rcuqs kernel (doc/fleet.md's way back).
+	eval "set -- $way_back"
+	apt_ok "$@" || return 1
+	# The Origins-Pattern of the machines set up before the rings.
+	printf '%s\n' 'Unattended-Upgrade::Origins-Pattern:: "origin=rcuqs,codename=rcuqs";' \
+		>"$root/etc/apt/apt.conf.d/51rcuqs-unattended-upgrades"
+	update_clean || return 1
+	apt_ok apt-get install linux-image-rcuqs-6.1-amd64 || return 1
+	has_state "linux-image-6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2" "linux-image-rcuqs-6.1-amd64 6.1.192-2+rcuqs2" || return 1
+	krx "$old" promote canary stable linux-image-6.1.193-rcuqs2-lean=6.1.193-1+rcuqs2 || return 1
+	update_clean || return 1
+	apt_ok unattended-upgrade -v || return 1
+	has_state "linux-image-6.1.192-rcuqs2-lean 6.1.192-2+rcuqs2" "linux-image-6.1.193-rcuqs2-lean 6.1.193-1+rcuqs2" \
+		"linux-image-rcuqs-6.1-amd64 6.1.193-1+rcuqs2" || { cat "$scratch/apt.out"; return 1; }
+}
+use_repo "$old" rcuqs.sources
+check "machine: with the rcuqs.sources and Origins-Pattern from before the rings, it installs stable's build, and unattended-upgrade follows a promote" old_machine
 
 nothing_mounted() {
 	m=$(findmnt -rn -o TARGET | grep "^$scratch" || :)
