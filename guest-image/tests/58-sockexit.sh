@@ -30,17 +30,34 @@ jtsq1:jiffies_till_sched_qs=1
 latency+jtsq1:$lat,jiffies_till_sched_qs=1
 latency+wake:$lat,rcu_normal_wake_from_gp=1"
 wake0=$(param rcu_normal_wake_from_gp 2>/dev/null)
+# rcuqs.sockexit_keep_limit=1 (multi-threaded TCG on 6.1/6.12, where a
+# switch of the limit flips a static key, which multi-threaded TCG cannot
+# take): the limit stays as the command line set it, and only the
+# settings that agree with it are measured (with it: latency and its
+# combinations; without: default and jtsq1). make -C guest-image
+# check-sockexit-mt boots each kernel that way, two boots for a limit.
+keep=0
+if cmdline_arg rcuqs.sockexit_keep_limit >/dev/null && [ -e "$P/cond_resched_qs_limit" ]; then
+	keep=1
+	if [ "$(param cond_resched_qs_limit)" -gt 0 ]; then
+		settings=$(grep -F "$lat" <<<"$settings")
+	else
+		settings=$(grep -vF "$lat" <<<"$settings")
+	fi
+	diag "cond_resched_qs_limit kept at $(param cond_resched_qs_limit) (rcuqs.sockexit_keep_limit): settings $(cut -d: -f1 <<<"$settings" | tr '\n' ' ')"
+fi
 if only=$(cmdline_arg rcuqs.sockexit_only); then
 	settings=$(grep -E "^(${only//,/|}):" <<<"$settings")
 	[ -n "$settings" ] || { nok "rcuqs.sockexit_only=$only names no setting"; exit 0; }
 fi
 apply_setting() {	# apply_setting SPEC: defaults first, then SPEC's values
 	local kv
-	[ -e "$P/cond_resched_qs_limit" ] && setp cond_resched_qs_limit 0
+	[ -e "$P/cond_resched_qs_limit" ] && [ $keep = 0 ] && setp cond_resched_qs_limit 0
 	[ -e "$P/jiffies_till_nohz_qs" ] && setp jiffies_till_nohz_qs 0
 	setp jiffies_till_sched_qs auto
 	[ -e "$P/rcu_normal_wake_from_gp" ] && setp rcu_normal_wake_from_gp "$wake0"
 	for kv in ${1//,/ }; do
+		[ $keep = 1 ] && [ "${kv%%=*}" = cond_resched_qs_limit ] && continue
 		[ -e "$P/${kv%%=*}" ] && setp "${kv%%=*}" "${kv#*=}"
 	done
 }
