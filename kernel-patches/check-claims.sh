@@ -153,13 +153,16 @@ t "1/5: the kicks are rcu_implicit_dynticks_qs()'s, not 'the stall-warning code'
 # 1/5 said 2 and 3.
 # ages_said FILE HEAVY KICK: the changelog and the documentation give them.
 ages_said() {
-	said "$1" "heavy quiescent states from $2 jiffies on" && said "$1" "IPI about every $3 jiffies" &&
+	if said "$1" "heavy quiescent states from $2 jiffies on" && said "$1" "IPI about every $3 jiffies" &&
 		doc "$1" | grep -q "twice the value old (from $2 jiffies at 1)" &&
-		doc "$1" | grep -q "three times the value old (about every $3 jiffies at 1)" ||
-		{ echo "1/5 does not give $2 and $3 jiffies at 1 (changelog and kernel-parameters.txt)"; return 1; }
+		doc "$1" | grep -q "three times the value old (about every $3 jiffies at 1)"; then
+		return 0
+	fi
+	echo "1/5 does not give $2 and $3 jiffies at 1 (changelog and kernel-parameters.txt)"
+	return 1
 }
 t "1/5: at 1, heavy quiescent states from 3 jiffies and a kick about every 4 (time_after()), not 2 and 3" \
-	sh -c '! grep -Eq "from 2 jiffies on|about every 3 jiffies|\(2 jiffies at 1\)" "$1"' - "$p1"
+	hasnt "$p1" 'from 2 jiffies on|about every 3 jiffies|\(2 jiffies at 1\)'
 t "1/5: the changelog and kernel-parameters.txt give 3 and 4 jiffies at 1" ages_said "$p1" 3 4
 # ages_tree: the same ages from the tree's rcu_implicit_dynticks_qs() /
 # rcu_watching_snap_recheck(): time_after(jiffies, gp_start + jtsq * H)
@@ -168,8 +171,10 @@ t "1/5: the changelog and kernel-parameters.txt give 3 and 4 jiffies at 1" ages_
 ages_tree() {
 	h=$(sed -n 's/.*time_after(jiffies, rcu_state\.gp_start + jtsq \* \([0-9]*\)).*/\1/p' "$treec" | head -n1)
 	k=$(sed -n 's/.*time_after(jiffies, READ_ONCE(rdp->last_fqs_resched) + jtsq \* \([0-9]*\)).*/\1/p' "$treec" | head -n1)
-	[ -n "$h" ] && [ -n "$k" ] ||
-		{ echo "tree.c: no time_after() of gp_start + jtsq * H or of last_fqs_resched + jtsq * K"; return 1; }
+	if [ -z "$h" ] || [ -z "$k" ]; then
+		echo "tree.c: no time_after() of gp_start + jtsq * H or of last_fqs_resched + jtsq * K"
+		return 1
+	fi
 	ages_said "$p1" $((h + 1)) $((k + 1))
 }
 tt "1/5: ... as the tree's time_after() of gp_start and last_fqs_resched makes them" ages_tree
