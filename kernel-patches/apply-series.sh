@@ -4,16 +4,17 @@
 # its series", touching as few files as possible. TARBALL defaults to
 # /usr/src/linux-source-BASELINE.tar.xz, the one apt installs.
 #
-#   6.1 (default)  ./series on linux-source-6.1, tree $BUILD/linux
-#   6.12           ./6.12/series on linux-source-6.12, tree $BUILD/linux-6.12
-#   7.3            ./7.3/series on linux-source-7.3, tree $BUILD/linux-7.3
+#   6.1 (default)  6.1/series on linux-source-6.1, tree $BUILD/linux
+#   6.12           6.12/series on linux-source-6.12, tree $BUILD/linux-6.12
+#   7.3            7.3/series on linux-source-7.3, tree $BUILD/linux-7.3
 #   base           no series on linux-source-6.1, tree $BUILD/linux-base
 #   study-7.3      7.3/series then 7.3/study/series (a debug knob for the
 #                  design study, never shipped) on linux-source-7.3, tree
 #                  $BUILD/linux-study-7.3
 #
 # $BUILD/applied/ (applied-6.12/, applied-7.3/ for the others) keeps a copy
-# of the series last applied. When the series
+# of the series last applied, and the comparison is by content: moving a
+# series folder changes nothing in the tree. When the series
 # changed, every file named by the old or the new series is recomputed in a
 # scratch folder (old patches reversed, new ones applied) and copied into
 # the tree only when its content differs, so kbuild recompiles only what a
@@ -37,14 +38,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${BUILD:?BUILD is not set}"
 base=${1:-6.1}
 case $base in
-6.1)
-	src=$BUILD/linux
-	applied=$BUILD/applied
-	;;
-6.12 | 7.3)
+6.1 | 6.12 | 7.3)
 	here=$here/$base
-	src=$BUILD/linux-$base
-	applied=$BUILD/applied-$base
+	src=$BUILD/linux-$base applied=$BUILD/applied-$base
+	# 6.1's build names are older than the other baselines
+	[ "$base" != 6.1 ] || src=$BUILD/linux applied=$BUILD/applied
 	;;
 study-7.3)	# 7.3's series plus the study's patches, gathered in one
 	# folder so that the rest of this script sees one series

@@ -1,10 +1,13 @@
 #!/bin/sh
-# check-claims.sh TAPFILE [DIR]: what the RCU review of the series asked
-# for, checked in the patch files of DIR (default: this folder; a
-# baseline folder such as 6.12 or 7.3 is found here too): the code does
+# check-claims.sh TAPFILE [DIR [TARBALL]]: what the RCU review of the
+# series asked for, checked in the patch files of DIR (a baseline's
+# folder here: 6.1, the default, 6.12 or 7.3; or a path): the code does
 # what the changelogs say, and the changelogs and documentation say what
-# the code does. Each check failed on the series before the review's
-# fixes (issue 19; 7.3's 2/5: issue 29); the guest suite tests the behaviour itself
+# the code does. Claims about the kernel the series applies to are also
+# checked against its kernel/rcu/tree.c, from TARBALL (default
+# /usr/src/linux-source-<DIR's name>.tar.xz; those checks skip without
+# it). Each check failed on the series before the review's
+# fixes (issue 19; 7.3's 2/5: issue 29; issue 38); the guest suite tests the behaviour itself
 # (42-tasks-rcu, 40-limit, 10-params, 20-runtime, 62-torture-scope).
 #
 # Patches are found by their subject, not their number, and the test
@@ -16,11 +19,21 @@
 # series that lost its patch 2 fails instead).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-tap=${1:?usage: check-claims.sh TAPFILE [DIR]}
-dir=${2:-$here}
+tap=${1:?usage: check-claims.sh TAPFILE [DIR [TARBALL]]}
+dir=${2:-6.1}
 [ -d "$dir" ] || [ ! -d "$here/$dir" ] || dir=$here/$dir
+tarball=${3:-/usr/src/linux-source-$(basename "$dir").tar.xz}
 : >"$tap"
 . "$here/../scripts/tap.sh"
+
+# The baseline's kernel/rcu/tree.c (pristine), for tt's checks.
+treec=$(mktemp)
+trap 'rm -f "$treec"' EXIT
+notree=""
+if ! { [ -f "$tarball" ] && tar -xOf "$tarball" "$(basename "$tarball" .tar.xz)/kernel/rcu/tree.c" >"$treec" 2>/dev/null &&
+	[ -s "$treec" ]; }; then
+	notree="no kernel/rcu/tree.c from $tarball"
+fi
 
 pick() { ls "$dir"/[0-9][0-9][0-9][0-9]-"$1"*.patch 2>/dev/null | head -n1; }
 p1=$(pick rcu-Make-jiffies_till_sched_qs-writable)
@@ -40,12 +53,25 @@ fn() { added "$1" "^$2" '^}'; }
 t() { # NAME COMMAND...
 	check "$@"
 }
+# tt: a claim checked against the baseline's tree, skipped without it.
+tt() {
+	if [ -n "$notree" ]; then skip "$1" "$notree"; else t "$@"; fi
+}
+# said FILE PATTERN: the changelog of FILE (above its first diff), lines
+# joined with single spaces, matches grep -E PATTERN; doc FILE: the lines
+# FILE adds, leading whitespace dropped, joined the same way.
+said() { [ -f "$1" ] && sed -n '/^diff --git /q;p' "$1" | tr -s '\n ' '  ' | grep -Eq -- "$2"; }
+doc() { sed -n 's/^+[[:space:]]*//p' "$1" | tr -s '\n ' '  '; }
 # Without the limit's patch, its claims are skipped (tl) and the cover
 # letter must say why; with it, tl is t.
 nolimit=""
 [ -n "$p2" ] || nolimit="no cond_resched() limit in this series (cover letter: cond_resched() is a no-op here)"
 tl() {
 	if [ -n "$nolimit" ]; then skip "$1" "$nolimit"; else t "$@"; fi
+}
+# tlt: a claim of the limit's patch checked against the tree.
+tlt() {
+	if [ -n "$nolimit" ]; then skip "$1" "$nolimit"; else tt "$@"; fi
 }
 
 # 1. Tasks RCU: the report is RCU's only.
@@ -93,6 +119,27 @@ tl "2/5: the report disables bottom halves only with preemption enabled (PREEMPT
 	bh_outside_preempt "$p2"
 tl "2/5: the changelog says why, against PREEMPT_RT's softirq_ctrl and rcuc" \
 	sh -c "grep -q 'softirq_ctrl.cnt' '$p2' && grep -q 'rcuc kthread' '$p2'"
+# Where rcu_core() runs (issue 38, Why 6): PREEMPT_RT has use_softirq,
+# false there, and no rcutree.use_softirq parameter to change it; the
+# RCU_SOFTIRQ of "Debian's kernels" is that of the non-RT ones. 2/5 said
+# "RT has no rcutree.use_softirq", read as "no use_softirq".
+softirq_said() {
+	! said "$p2" 'RT has no rcutree\.use_softirq' && ! said "$p2" "RCU_SOFTIRQ on Debian's kernels" &&
+		said "$p2" "RCU_SOFTIRQ on Debian's non-RT kernels" &&
+		said "$p2" 'use_softirq is !IS_ENABLED\(CONFIG_PREEMPT_RT\), false there' &&
+		said "$p2" 'registers its rcutree\.use_softirq parameter only #ifndef CONFIG_PREEMPT_RT'
+}
+# softirq_tree: and the tree has it so (tree.c: the variable, then its
+# module_param() inside #ifndef CONFIG_PREEMPT_RT).
+softirq_tree() {
+	grep -A2 -x 'static bool use_softirq = !IS_ENABLED(CONFIG_PREEMPT_RT);' "$treec" | tr '\n' '|' |
+		grep -qF 'static bool use_softirq = !IS_ENABLED(CONFIG_PREEMPT_RT);|#ifndef CONFIG_PREEMPT_RT|module_param(use_softirq, bool, 0444);|' ||
+		{ echo "tree.c: use_softirq or its parameter is not as 2/5 says"; return 1; }
+	softirq_said
+}
+tl "2/5: under PREEMPT_RT use_softirq is false and its parameter not registered; RCU_SOFTIRQ is the non-RT kernels'" \
+	softirq_said
+tlt "2/5: ... as the tree's tree.c has use_softirq and its parameter" softirq_tree
 
 # 4. Patch 1.
 t "1/5: kernel-parameters gives the cost of a value below the floor" has "$p1" '^\+.*resched_cpu\(\) IPI'
@@ -100,6 +147,37 @@ t "1/5: the ABI changes are stated (18446744073709551615, hex, 0)" \
 	sh -c "grep -q '^+.*18446744073709551615' '$p1' && grep -q '^+.*hex' '$p1' && grep -q '^+.*0, which used to' '$p1'"
 t "1/5: runtime writes of auto do not log (rcu_calc_jiffies_to_sched_qs)" has "$p1" '^\+static ulong rcu_calc_jiffies_to_sched_qs'
 t "1/5: the kicks are rcu_implicit_dynticks_qs()'s, not 'the stall-warning code'" hasnt "$p1" 'stall-warning code'
+# At jiffies_till_sched_qs=1 (issue 38, Why 6): the heavy request and the
+# nohz_full kick come past twice and three times the value, by
+# time_after(), which is strict: at 3 and about every 4 jiffies, where
+# 1/5 said 2 and 3.
+# ages_said FILE HEAVY KICK: the changelog and the documentation give them.
+ages_said() {
+	if said "$1" "heavy quiescent states from $2 jiffies on" && said "$1" "IPI about every $3 jiffies" &&
+		doc "$1" | grep -q "twice the value old (from $2 jiffies at 1)" &&
+		doc "$1" | grep -q "three times the value old (about every $3 jiffies at 1)"; then
+		return 0
+	fi
+	echo "1/5 does not give $2 and $3 jiffies at 1 (changelog and kernel-parameters.txt)"
+	return 1
+}
+t "1/5: at 1, heavy quiescent states from 3 jiffies and a kick about every 4 (time_after()), not 2 and 3" \
+	hasnt "$p1" 'from 2 jiffies on|about every 3 jiffies|\(2 jiffies at 1\)'
+t "1/5: the changelog and kernel-parameters.txt give 3 and 4 jiffies at 1" ages_said "$p1" 3 4
+# ages_tree: the same ages from the tree's rcu_implicit_dynticks_qs() /
+# rcu_watching_snap_recheck(): time_after(jiffies, gp_start + jtsq * H)
+# and time_after(jiffies, last_fqs_resched + jtsq * K) give H + 1 and
+# K + 1 jiffies at jtsq = 1.
+ages_tree() {
+	h=$(sed -n 's/.*time_after(jiffies, rcu_state\.gp_start + jtsq \* \([0-9]*\)).*/\1/p' "$treec" | head -n1)
+	k=$(sed -n 's/.*time_after(jiffies, READ_ONCE(rdp->last_fqs_resched) + jtsq \* \([0-9]*\)).*/\1/p' "$treec" | head -n1)
+	if [ -z "$h" ] || [ -z "$k" ]; then
+		echo "tree.c: no time_after() of gp_start + jtsq * H or of last_fqs_resched + jtsq * K"
+		return 1
+	fi
+	ages_said "$p1" $((h + 1)) $((k + 1))
+}
+tt "1/5: ... as the tree's time_after() of gp_start and last_fqs_resched makes them" ages_tree
 
 # 5. Changelogs that match the source.
 tl "2/5: no early_initcall for the static key (jump_label_init() precedes parse_args())" \

@@ -55,7 +55,7 @@ mkdir -p "$scratch"
 b=$scratch/b # never created by a make -n
 
 # The cover letter carries the same version.
-subj=$(grep -m1 '^Subject: \[PATCH' "$here/0000-cover-letter.patch")
+subj=$(grep -m1 '^Subject: \[PATCH' "$here/6.1/0000-cover-letter.patch")
 case $v in
 1) echo "$subj" | grep -q '^Subject: \[PATCH 0/' ;;
 *) echo "$subj" | grep -q "^Subject: \[PATCH v$v 0/" ;;
@@ -175,11 +175,11 @@ fi
 # tarballs made of the files the 6.1 series touches and the Makefile, the
 # second with SUBLEVEL+1 (as the next upload would be).
 mkdir -p "$scratch/tb"
-if [ -f "$BUILD/patch-check/tree/Makefile" ] && [ -s "$BUILD/patch-check/tree/Makefile" ]; then
-	cp -a "$BUILD/patch-check/tree" "$scratch/tb/linux-source-6.1"
+if [ -f "$BUILD/patch-check-6.1/tree/Makefile" ] && [ -s "$BUILD/patch-check-6.1/tree/Makefile" ]; then
+	cp -a "$BUILD/patch-check-6.1/tree" "$scratch/tb/linux-source-6.1"
 else
 	mkdir -p "$scratch/tb/linux-source-6.1"
-	members=$(modified_files "$here"/000[1-9]-*.patch | sort -u | sed 's,^,linux-source-6.1/,')
+	members=$(modified_files "$here"/6.1/000[1-9]-*.patch | sort -u | sed 's,^,linux-source-6.1/,')
 	# shellcheck disable=SC2086
 	tar -C "$scratch/tb/linux-source-6.1" --strip-components=1 -xf "$TARBALL" $members >/dev/null 2>&1
 fi
@@ -327,8 +327,8 @@ fi
 # check-patches.sh leaves, else from the tarball.
 src=$scratch/src
 mkdir -p "$src/scripts"
-if [ -f "$BUILD/patch-check/tree/scripts/config" ]; then
-	cp "$BUILD/patch-check/tree/scripts/config" "$src/scripts/config"
+if [ -f "$BUILD/patch-check-6.1/tree/scripts/config" ]; then
+	cp "$BUILD/patch-check-6.1/tree/scripts/config" "$src/scripts/config"
 else
 	tar -C "$src" --strip-components=1 -xf "$TARBALL" linux-source-6.1/scripts/config
 fi >"$out" 2>&1
@@ -352,7 +352,7 @@ EOF
 		'CONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/debian-uefi-certs.pem" is Debian' || rc=1
 	result $rc "kdeb-config.sh --fix: local version, Debian's certificates blanked, the administrator's kept" "$out"
 else
-	result 1 "scripts/config from $BUILD/patch-check or $TARBALL" "$out"
+	result 1 "scripts/config from $BUILD/patch-check-6.1 or $TARBALL" "$out"
 fi
 
 # Packages left by a real 'make kernel-deb' in $BUILD, if any: the newest

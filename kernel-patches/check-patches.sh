@@ -1,5 +1,5 @@
 #!/bin/sh
-# check-patches.sh TAPFILE [SERIES_DIR TARBALL]: test a patch series
+# check-patches.sh TAPFILE [SERIES_DIR [TARBALL]]: test a patch series
 # without building a kernel.
 #
 #   - every file named in SERIES_DIR/series exists, is a mail-form patch
@@ -21,27 +21,20 @@
 #   - check-config.sh notices an option that did not end up as asked, and
 #     lets a later fragment override an earlier one
 #
-# Without SERIES_DIR and TARBALL: the 6.1 series in this folder against
-# /usr/src/linux-source-6.1.tar.xz (or $TARBALL). With them, e.g.
-# "6.12 /usr/src/linux-source-6.12.tar.xz" or
-# "7.3 /usr/src/linux-source-7.3.tar.xz": another series, against the
-# tarball whose top folder is the tarball's name without .tar.xz.
+# SERIES_DIR is a baseline's folder here (6.1, the default; 6.12, 7.3),
+# TARBALL the Debian tarball it applies to ($TARBALL, else
+# /usr/src/linux-source-<folder name>.tar.xz), whose top folder is the
+# tarball's name without .tar.xz.
 # Pristine files (only those the series touches, plus scripts/) go to
-# $BUILD/patch-check, or $BUILD/patch-check-<series folder name>.
+# $BUILD/patch-check-<series folder name>.
 # Exits non-zero when any test failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-tap=${1:?usage: check-patches.sh TAPFILE [SERIES_DIR TARBALL]}
+tap=${1:?usage: check-patches.sh TAPFILE [SERIES_DIR [TARBALL]]}
 : "${BUILD:=$(cd "$here/.." && pwd)/build}"
-if [ $# -ge 2 ]; then
-	sdir=$(cd "$here" && cd "$2" && pwd) || exit 1
-	TARBALL=${3:?usage: check-patches.sh TAPFILE [SERIES_DIR TARBALL]}
-	scratch=$BUILD/patch-check-$(basename "$sdir")
-else
-	sdir=$here
-	TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-	scratch=$BUILD/patch-check
-fi
+sdir=$(cd "$here" && cd "${2:-6.1}" && pwd) || exit 1
+TARBALL=${3:-${TARBALL:-/usr/src/linux-source-$(basename "$sdir").tar.xz}}
+scratch=$BUILD/patch-check-$(basename "$sdir")
 top=$(basename "$TARBALL" .tar.xz)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -50,7 +43,6 @@ trap 'rm -f "$out"' EXIT
 . "$here/series-lib.sh"
 
 readme=$sdir/README
-[ -f "$readme" ] || readme=$here/README
 out "# tested against $(source_id "$TARBALL" 2>/dev/null || echo "$TARBALL: unreadable")"
 out "# $(grep -m1 '^Made on: ' "$readme" 2>/dev/null || echo "Made on: (no line in $readme)")"
 patches=$(series_list "$sdir")
@@ -152,7 +144,6 @@ fi
 
 # make refresh, into a scratch folder: no offset left, changelogs kept.
 base=$(basename "$sdir")
-[ "$sdir" = "$here" ] && base=6.1
 if "$here/refresh-series.sh" --output "$scratch/refreshed" "$base" "$TARBALL" >"$out" 2>&1; then
 	cp -a "$scratch/sabotage" "$scratch/refr"
 	rc=0

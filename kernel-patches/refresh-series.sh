@@ -3,9 +3,9 @@
 # baseline's series against the Debian tarball installed now, so that it
 # applies with no offset; "make refresh KERNEL=BASELINE" runs it.
 #
-#   6.1   ./series            against /usr/src/linux-source-6.1.tar.xz
-#   6.12  ./6.12/series       against /usr/src/linux-source-6.12.tar.xz
-#   7.3   ./7.3/series        against /usr/src/linux-source-7.3.tar.xz
+#   6.1   6.1/series          against /usr/src/linux-source-6.1.tar.xz
+#   6.12  6.12/series         against /usr/src/linux-source-6.12.tar.xz
+#   7.3   7.3/series          against /usr/src/linux-source-7.3.tar.xz
 #
 # Debian uploads a kernel every few weeks; each moves lines, and a series
 # made on the last upload applies to the next with offsets. That is fine
@@ -43,8 +43,7 @@ if [ "${1-}" = --output ]; then
 fi
 base=${1:?usage: refresh-series.sh [--output DIR] BASELINE [TARBALL]}
 case $base in
-6.1) sdir=$here ;;
-6.12 | 7.3) sdir=$here/$base ;;
+6.1 | 6.12 | 7.3) sdir=$here/$base ;;
 *) echo "refresh-series: unknown baseline '$base' (6.1, 6.12 or 7.3)" >&2; exit 2 ;;
 esac
 TARBALL=${2:-/usr/src/linux-source-$base.tar.xz}

@@ -322,7 +322,7 @@ examples_accepted() {
 # (__ATTR_RO(NAME) in the patches of every baseline, 7.3's too) are exactly the tags of rcuqs(7)'s
 # CONFIRMING THE EFFECT, and each is named in rcuqs-ctl(8)'s FILES.
 counters_match() {
-	cat "$top"/kernel-patches/*.patch "$top"/kernel-patches/*/*.patch | grep -oE '^\+.*__ATTR_RO\([a-z_]+\)' |
+	cat "$top"/kernel-patches/*/*.patch | grep -oE '^\+.*__ATTR_RO\([a-z_]+\)' |
 		sed 's/.*__ATTR_RO(//; s/)$//' | sort -u >"$scratch/want-cnt"
 	[ -s "$scratch/want-cnt" ] || { echo "no __ATTR_RO counters in kernel-patches/"; return 1; }
 	tags "$1" "CONFIRMING THE EFFECT" | sort >"$scratch/got-cnt"
@@ -559,7 +559,7 @@ if [ -f "$tool_src/thresholds.c" ]; then
 fi
 check "rcuqs.7: the counter example runs as printed and computes the right rates" \
 	counter_example "$page7"
-if ls "$top"/kernel-patches/*.patch >/dev/null 2>&1; then
+if ls "$top"/kernel-patches/*/*.patch >/dev/null 2>&1; then
 	check "the counters of the kernel series: rcuqs.7 CONFIRMING THE EFFECT, rcuqs-ctl.8 FILES" \
 		counters_match "$page7" "$page8"
 else
@@ -633,7 +633,7 @@ fi
 b=$(broken ex.7 's|d\[$1\] / 10 }|d[$1] / 100 }|' "$page7")
 expect_fail "self-test: counter example check rejects a wrong rate" "example printed" \
 	counter_example "$b"
-if ls "$top"/kernel-patches/*.patch >/dev/null 2>&1; then
+if ls "$top"/kernel-patches/*/*.patch >/dev/null 2>&1; then
 	b=$(broken cnt.7 '/^\.SH CONFIRMING THE EFFECT$/,/^\.SH KERNEL/{s/^\.B urgent_qs$/.B urgent_qz/}' "$page7")
 	expect_fail "self-test: counter check rejects a misnamed counter" "urgent_q" \
 		counters_match "$b" "$page8"
@@ -811,10 +811,10 @@ if [ -f "$figures" ] && [ -f "$quotes" ]; then
 	expect_fail "self-test: figures check rejects rcuqs.7 with another cost figure" \
 		"rcuqs.7 does not say" figures_quoted "$figures" "$quotes" "man/rcuqs.7=$b"
 	b=$(broken fig-cover.patch 's/^  default                       212    338      300    788$/  default                       220    338      300    788/' \
-		"$top/kernel-patches/0000-cover-letter.patch")
+		"$top/kernel-patches/6.1/0000-cover-letter.patch")
 	expect_fail "self-test: figures check rejects a cover letter table row that is not the source's" \
 		"cover-letter.patch does not say" figures_quoted "$figures" "$quotes" \
-		"kernel-patches/0000-cover-letter.patch=$b"
+		"kernel-patches/6.1/0000-cover-letter.patch=$b"
 	b=$(broken fig-recommend.c 's/grace periods p50 36 ms against 300 ms/grace periods p50 32 ms against 300 ms/' \
 		"$tool_src/cmd-recommend.c")
 	expect_fail "self-test: figures check rejects recommend's stock-kernel advice with a figure that is not the source's" \
@@ -956,7 +956,7 @@ fi
 # No sentence promises figures "from the benchmark" that are in by now.
 no_stale_promise() {
 	grep -rn -i -E "will come from (the|a) (rcuqs )?bench" "$top/README.md" "$top/doc" "$top/man" \
-		"$tool_src/profiles" "$top/debian" "$top/kernel-patches"/*.patch \
+		"$tool_src/profiles" "$top/debian" "$top/kernel-patches/6.1"/*.patch \
 		"$top/kernel-patches/6.12"/*.patch | grep -v '/man/tests/' && return 1
 	return 0
 }

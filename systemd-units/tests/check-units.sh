@@ -232,12 +232,12 @@ readme_param() {
 check "the condition's directory is the one doc/kernel-interface.md's kernel contract names" readme_param
 
 # ... and the one every kernel series really makes: a kobject NAME under
-# kernel_kobj (/sys/kernel), in kernel-patches/series (6.1) and in the
-# series of each other baseline (kernel-patches/*/series).
+# kernel_kobj (/sys/kernel), in the series of every baseline
+# (kernel-patches/*/series: 6.1, 6.12, 7.3).
 # series_param NAME: every series has a patch that creates /sys/kernel/NAME.
 series_param() {
 	p=$1
-	for s in "$top/kernel-patches/series" "$top"/kernel-patches/*/series; do
+	for s in "$top"/kernel-patches/*/series; do
 		[ -s "$s" ] || continue
 		d=$(dirname "$s")
 		for f in $(sed 's/#.*//' "$s"); do cat "$d/$f"; done |
@@ -245,11 +245,11 @@ series_param() {
 			{ echo "no patch in ${s#$top/} creates /sys/kernel/$p (kobject_create_and_add(\"$p\", kernel_kobj))"; return 1; }
 	done
 }
-if [ -s "$top/kernel-patches/series" ]; then
+if [ -s "$top/kernel-patches/6.1/series" ]; then
 	check "the condition's directory is made by every kernel series (6.1, 6.12, 7.3)" \
 		series_param "${patched_marker##*/}"
 else
-	skip "the condition's directory is made by the kernel series" "kernel-patches/series is empty"
+	skip "the condition's directory is made by the kernel series" "kernel-patches/6.1/series is empty"
 fi
 check "rcuqs-profile@.service: oneshot, no RemainAfterExit, set-profile %i" template_unit "$tmpl"
 # exposure UNIT-FILE: "systemd-analyze security --offline=true" rates the
@@ -309,7 +309,7 @@ expect_fail "self-test: exposure check rejects the unit without its sandboxing" 
 expect_fail "self-test: static check rejects DefaultDependencies=yes" \
 	"DefaultDependencies= is 'yes'" boot_unit "$root$unitdir/rcuqs-deps.service"
 broken rcuqs-cond.service 's|/sys/kernel/rcu_qs$|/sys/kernel/rcu_q|' "$boot"
-[ -s "$top/kernel-patches/series" ] &&
+[ -s "$top/kernel-patches/6.1/series" ] &&
 	expect_fail "self-test: series check rejects a directory the series does not make" \
 		"no patch.*creates /sys/kernel/rcu_q " series_param rcu_q
 expect_fail "self-test: static check rejects a condition on a misspelt parameter" \
