@@ -537,14 +537,16 @@ static int measure(struct rcuqs_ctx *ctx, struct options *o)
 	 * Whether a load can be pinned there, and the exit load have its
 	 * open files, before any figure is taken.
 	 */
-	if (r == 0 && (r = measure_load_start(wants_load(o, LOAD_EXIT) ? LOAD_EXIT : LOAD_SYSCALL,
-					      o->cpu, &probe)) == -EMFILE) {
-		exit_room_error();
-		r = -ENODEV;
-	} else if (r < 0) {
-		errmsg("measure: cannot pin a load to CPU %ld (sched_setaffinity: %s): it is not "
-		       "online, or not in this process's cpuset", o->cpu, errstr(r));
-		r = -ENODEV;
+	if (r == 0) {
+		r = measure_load_start(wants_load(o, LOAD_EXIT) ? LOAD_EXIT : LOAD_SYSCALL, o->cpu,
+				       &probe);
+		if (r == -EMFILE)
+			exit_room_error();
+		else if (r < 0)
+			errmsg("measure: cannot pin a load to CPU %ld (sched_setaffinity: %s): it is "
+			       "not online, or not in this process's cpuset", o->cpu, errstr(r));
+		if (r < 0)
+			r = -ENODEV;
 	}
 	measure_load_stop(r == 0 ? probe : 0);
 	if (r == 0)
