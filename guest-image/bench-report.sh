@@ -37,7 +37,7 @@ if [ "${1:-}" = --check ]; then
 		case $k in *-7.3) c2=nohz_qs_asks ;; esac
 		for s in $(echo $lsets | tr ' ' '\n' | sort -u); do
 			for w in nohz_full tick; do
-				for m in p50_us p99_us max_us gps gp_completed_per_s ${c2}_per_s urgent_qs_per_s resched_kicks_per_s; do
+				for m in p50_us p99_us max_us gps gp_completed_per_s ${c2}_per_s urgent_qs_per_s resched_kicks_per_s irqs_per_s; do
 					want "$k" latency "$s" "$w" "$m"
 				done
 			done
@@ -72,7 +72,10 @@ fi
 # the CSV. bench-report.sh --update-figures CSV FILE: those lines put in
 # FILE (doc/bench-figures) in place of the same keys, new keys appended;
 # the other kernels' keys stay as they are, so a bench of one kernel
-# (BENCH_KERNELS=lazy-7.3) updates that kernel's figures only.
+# (BENCH_KERNELS=lazy-7.3) updates that kernel's figures only; then the
+# quotes of doc/bench-quotes (beside FILE) in README.md and doc/*.md that
+# name a changed key are rewritten to read with the new values
+# (requote.py); make -C man check then confirms every quote.
 mode=report
 case ${1:-} in
 --figures) mode=figures csv=${2:?bench-report.sh --figures CSV} ;;
@@ -141,7 +144,11 @@ update)
 		{ print }
 		END { for (i = 1; i <= n; i++) if (!(ord[i] in seen)) print ord[i] "=" v[ord[i]] }' "$tmp/new" "$figfile" >"$tmp/fig"
 	diff "$figfile" "$tmp/fig" | sed -n 's/^> /bench-report: /p'
+	cp "$figfile" "$tmp/old"
 	cat "$tmp/fig" >"$figfile"
+	# The quotes of the changed figures in README.md and doc/*.md, made
+	# to read with the new values (requote.py).
+	"$here/requote.py" "$tmp/old" "$figfile" "$(dirname "$figfile")/bench-quotes" "$here/.."
 	exit ;;
 esac
 
