@@ -645,7 +645,7 @@ print("restored:", " ".join("%s=%s" % kv for kv in o.get("restored", {}).items()
 			step_out "$i"
 		} >"$RESULTS/quickstart-measure.txt"
 		check "step $i: measure printed its table (load, p50, p99, interrupts per grace period) for every load" \
-			sh -c 'for l in none munmap syscall; do grep -q "^$l " "$1" || { echo "no row: $l"; exit 1; }; done; grep -q "irq/gp" "$1"' sh "$RESULTS/quickstart-measure.txt" ;;
+			sh -c 'for l in none munmap syscall exit; do grep -q "^$l " "$1" || { echo "no row: $l"; exit 1; }; done; grep -q "irq/gp" "$1"' sh "$RESULTS/quickstart-measure.txt" ;;
 	esac
 	prev=$cmd
 done 3<"$work/plan"
