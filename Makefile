@@ -99,13 +99,18 @@ check-kdeb-build:
 # and quickstart-fleet/. The fallback (Debian 12): a trial whose health
 # check fails and one whose kernel panics, each rejected and the VM back
 # on Debian's kernel by itself: quickstart-fallback.tap and
-# quickstart-fallback/. SUITE=bookworm, trixie, fleet or fallback runs one. Needs
+# quickstart-fallback/. The measure suite (Debian 12): the bookworm
+# suite's quick start plus a boot with nohz_full=1 where rcuqs-ctl measure
+# and measure --compare --json run, their output kept in
+# $(RESULTS)/quickstart-measure.txt and .json: quickstart-measure.tap
+# and quickstart-measure/. SUITE=bookworm, trixie, fleet, fallback or
+# measure runs one. Needs
 # root; not part of make check; about 10 minutes a suite once its kernel
 # and root are built (tests/quickstart/README has the times).
 .PHONY: check-quickstart
 check-quickstart: deps
 	@mkdir -p $(RESULTS)
-	@rc=0; for s in $(or $(SUITE),bookworm trixie fleet fallback); do \
+	@rc=0; for s in $(or $(SUITE),bookworm trixie fleet fallback measure); do \
 		JOBS=$(or $(JOBS),2) ./tests/quickstart/check-quickstart.sh $$s || rc=1; \
 	done; exit $$rc
 

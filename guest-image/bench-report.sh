@@ -37,7 +37,7 @@ if [ "${1:-}" = --check ]; then
 		case $k in *-7.3) c2=nohz_qs_asks ;; esac
 		for s in $(echo $lsets | tr ' ' '\n' | sort -u); do
 			for w in nohz_full tick; do
-				for m in p50_us p99_us max_us gps gp_completed_per_s ${c2}_per_s urgent_qs_per_s resched_kicks_per_s; do
+				for m in p50_us p99_us max_us gps gp_completed_per_s ${c2}_per_s urgent_qs_per_s resched_kicks_per_s irqs_per_s; do
 					want "$k" latency "$s" "$w" "$m"
 				done
 			done
@@ -64,8 +64,24 @@ if [ "${1:-}" = --check ]; then
 	exit
 fi
 
-csv=$1 out=$2
-md=$out/bench-summary.md
+# bench-report.sh --figures CSV: the figures README.md's "what latency
+# buys" quotes (doc/bench-quotes), as doc/bench-figures' KEY=VALUE lines,
+# for each kernel whose latency boot the CSV has: per setting (default,
+# jtsq=1 as jtsq1, latency) the loop on the nohz_full CPU's p50 and p99
+# (ms), its interrupts per second and per grace period, and the date of
+# the CSV. bench-report.sh --update-figures CSV FILE: those lines put in
+# FILE (doc/bench-figures) in place of the same keys, new keys appended;
+# the other kernels' keys stay as they are, so a bench of one kernel
+# (BENCH_KERNELS=lazy-7.3) updates that kernel's figures only; then the
+# quotes of doc/bench-quotes (beside FILE) in README.md and doc/*.md that
+# name a changed key are rewritten to read with the new values
+# (requote.py); make -C man check then confirms every quote.
+mode=report
+case ${1:-} in
+--figures) mode=figures csv=${2:?bench-report.sh --figures CSV} ;;
+--update-figures) mode=update csv=${2:?bench-report.sh --update-figures CSV FILE} figfile=${3:?bench-report.sh --update-figures CSV FILE} ;;
+*) csv=$1 out=$2 md=$out/bench-summary.md ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -98,6 +114,44 @@ kernels=$(cut -f1 "$tmp/stats.tsv" | awk '!seen[$0]++')
 settings() { awk -F'\t' -v k="$1" -v b="$2" '$1 == k && $2 == b && !seen[$4]++ { print $4 }' "$tmp/stats.tsv"; }
 label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC" ;; lazy-7.3) echo "7.3 PREEMPT_DYNAMIC (lazy)" ;; *) echo "$1" ;; esac; }
 
+# figure_lines: the --figures output. Keys irqgp_K_SETTING_MEASURE, K
+# 61 (dynamic), 612 (dynamic-6.12), 73 (lazy-7.3), none (none).
+figure_lines() {
+	local k p s n key v
+	for k in $kernels; do
+		[ -n "$(get "$k" latency nohz_full default p50_us)" ] || continue
+		case $k in dynamic) p=61 ;; dynamic-6.12) p=612 ;; lazy-7.3) p=73 ;; *) p=$(printf '%s' "$k" | tr -c 'a-z0-9' _) ;; esac
+		echo "irqgp_${p}_run=$(date -u -r "$csv" '+%Y-%m-%d %H:%M UTC')"
+		for s in default:default jtsq=1:jtsq1 latency:latency; do
+			n=${s%%:*} key=irqgp_${p}_${s#*:}
+			for m in p50_us:p50:1000:%.1f p99_us:p99:1000:%.1f irqs_per_s:irqs:1:%.0f irqs_per_kgp:per_gp:1000:%.2f; do
+				IFS=: read -r cm name div f <<<"$m"
+				v=$(get "$k" latency nohz_full "$n" "$cm")
+				[ -n "$v" ] || { echo "bench-report: $k: no $cm for $n in $csv" >&2; return 1; }
+				echo "${key}_$name=$(awk -v x="${v%% *}" -v d="$div" -v f="$f" 'BEGIN { printf f, x / d }')"
+			done
+		done
+	done
+}
+case $mode in
+figures) figure_lines; exit ;;
+update)
+	figure_lines >"$tmp/new" || exit 1
+	[ -s "$tmp/new" ] || { echo "bench-report: no latency boot in $csv" >&2; exit 1; }
+	awk 'NR == FNR { i = index($0, "="); k = substr($0, 1, i - 1); v[k] = substr($0, i + 1); ord[++n] = k; next }
+		!/^#/ && index($0, "=") { k = substr($0, 1, index($0, "=") - 1)
+			if (k in v) { print k "=" v[k]; seen[k] = 1; next } }
+		{ print }
+		END { for (i = 1; i <= n; i++) if (!(ord[i] in seen)) print ord[i] "=" v[ord[i]] }' "$tmp/new" "$figfile" >"$tmp/fig"
+	diff "$figfile" "$tmp/fig" | sed -n 's/^> /bench-report: /p'
+	cp "$figfile" "$tmp/old"
+	cat "$tmp/fig" >"$figfile"
+	# The quotes of the changed figures in README.md and doc/*.md, made
+	# to read with the new values (requote.py).
+	"$here/requote.py" "$tmp/old" "$figfile" "$(dirname "$figfile")/bench-quotes" "$here/.."
+	exit ;;
+esac
+
 {
 	echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
@@ -121,8 +175,8 @@ label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC
 			echo
 			c2=limit_qs
 			case $k in *-7.3) c2=nohz_qs_asks ;; esac
-			echo "| setting | p50 | p99 | max | p99 x default | GPs per run | $c2/s | urgent_qs/s | resched_kicks/s |"
-			echo "|---|---|---|---|---|---|---|---|---|"
+			echo "| setting | p50 | p99 | max | p99 x default | GPs per run | $c2/s | urgent_qs/s | resched_kicks/s | irqs/s | irqs/GP |"
+			echo "|---|---|---|---|---|---|---|---|---|---|---|"
 			d99=$(get "$k" latency "$w" default p99_us)
 			for s in $(settings "$k" latency); do
 				p99=$(get "$k" latency "$w" "$s" p99_us)
@@ -132,12 +186,14 @@ label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC
 					"$(fmt 1 "$(get "$k" latency "$w" "$s" gps)") |" \
 					"$(fmt 1 "$(get "$k" latency "$w" "$s" ${c2}_per_s)") |" \
 					"$(fmt 1 "$(get "$k" latency "$w" "$s" urgent_qs_per_s)") |" \
-					"$(fmt 1 "$(get "$k" latency "$w" "$s" resched_kicks_per_s)") |"
+					"$(fmt 1 "$(get "$k" latency "$w" "$s" resched_kicks_per_s)") |" \
+					"$(fmt 1 "$(get "$k" latency "$w" "$s" irqs_per_s)") |" \
+					"$(fmt 1000 "$(get "$k" latency "$w" "$s" irqs_per_kgp)") |"
 			done
 			if [ "$w" = tick ]; then
 				echo "| no loop (floor) | $(fmt 1000 "$(get "$k" latency no_loop default p50_us)") |" \
 					"$(fmt 1000 "$(get "$k" latency no_loop default p99_us)") |" \
-					"$(fmt 1000 "$(get "$k" latency no_loop default max_us)") | | $(fmt 1 "$(get "$k" latency no_loop default gps)") | | | |"
+					"$(fmt 1000 "$(get "$k" latency no_loop default max_us)") | | $(fmt 1 "$(get "$k" latency no_loop default gps)") | | | | | |"
 			fi
 		done
 		[ -n "$(settings "$k" cost)" ] && echo && echo "### cond_resched() cost, tight loop of bare calls (ps per call)"
@@ -183,6 +239,10 @@ label() { case $1 in none) echo "PREEMPT_NONE" ;; dynamic) echo "PREEMPT_DYNAMIC
 			done
 		done
 	done
+	echo
+	echo "irqs/s: every interrupt the looping CPU took (its column of every /proc/interrupts row: LOC, RES,"
+	echo "CAL, ...) per second of run; irqs/GP: those interrupts per grace period completed (gp_completed,"
+	echo "every CPU's grace periods), the median of the runs' own ratios (a run with none completed has none)."
 	echo
 	echo "RCU kthreads: the grace-period kthread (rcu_preempt or rcu_sched), the expedited workers and any"
 	echo "rcuog/rcuop/rcuos, rcuc and rcub kthreads, utime+stime from /proc/PID/stat, in ticks of 10 ms"

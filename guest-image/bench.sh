@@ -19,6 +19,14 @@
 #   bench-summary.md           median (min-max) and ratio to default, per table
 #   bench-*.png                gnuplot plots (bench-report.sh)
 #   bench-{latency,open1}-VARIANT.txt   the guests' own text reports
+# The latency boot also counts every interrupt the looping CPU takes and
+# the grace periods completed: irqs/s and irqs/GP per setting. The
+# README's "what latency buys" quotes those of default, jtsq=1 and latency
+# from doc/bench-figures; after a run, bench-report.sh --update-figures
+# $RESULTS/bench.csv doc/bench-figures puts the run's kernels' figures
+# there (the other kernels' stay), then make -C man check says which
+# quote no longer reads as the docs do. One kernel, the latency boot only:
+#   BENCH_BOOTS=latency make -C guest-image bench BENCH_KERNELS=lazy-7.3
 #
 # BENCH_EXTRA adds reference settings to the latency bench,
 # NAME:param=value[,param=value] separated by ';' (default: upstream's best

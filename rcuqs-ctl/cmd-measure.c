@@ -36,13 +36,17 @@
 #define RCU_EXPEDITED "kernel/rcu_expedited"	/* below /sys */
 #define SETTLE_NS 100000000L	/* a load runs this long before its interval starts */
 #define SOURCE "synchronize_rcu() latency, timed around dup2() growing a shared fd table"
-/* What to run next to compare, on a stock kernel and on an rcuqs one. */
+/*
+ * What to run next to compare, on a stock kernel and on an rcuqs one: on
+ * the rcuqs kernel --compare runs the three settings side by side in one
+ * run and puts every parameter back, nothing to set by hand.
+ */
 #define COMPARE_STOCK "run again after a reboot with rcutree.jiffies_till_sched_qs=1 on the " \
-	"kernel command line (no build), and on the rcuqs kernel after rcuqs-ctl set-profile " \
-	"latency (a kernel build: rcuqs-ctl recommend)"
-#define COMPARE_RCUQS "run again after rcuqs-ctl set-profile latency, and after " \
-	"rcuqs-ctl set-profile default and rcuqs-ctl set rcutree.jiffies_till_sched_qs=1; " \
-	"then set-profile yours back"
+	"kernel command line (no build); on the rcuqs kernel (a kernel build: rcuqs-ctl " \
+	"recommend), rcuqs-ctl measure --compare runs default, latency and " \
+	"jiffies_till_sched_qs=1 side by side"
+#define COMPARE_RCUQS "rcuqs-ctl measure --compare: default, latency and " \
+	"jiffies_till_sched_qs=1 side by side in one run, every parameter put back after"
 #define SETTINGS "default, latency, jtsq1 (default with rcutree.jiffies_till_sched_qs=1)"
 #define NOT_GP "a sample is one synchronize_rcu() call: the rest of a grace period in " \
 	"progress plus one whole grace period (one to two) and the wake-up, not a grace " \

@@ -6,7 +6,11 @@
 # $RESULTS/quickstart-debian12/NN-STEP.log. SUITE: bookworm (Debian 12,
 # the default), trixie (Debian 13: quickstart-debian13), fleet (Debian 12
 # with the packages from make kernel-repo's repository, doc/fleet.md:
-# quickstart-fleet). Run as root (debootstrap, loop devices, mount);
+# quickstart-fleet), fallback (a trial rejected twice:
+# quickstart-fallback), measure (Debian 12, the bookworm suite's plan with
+# one more boot, nohz_full=1, where rcuqs-ctl measure and measure
+# --compare --json run: quickstart-measure, their output kept in
+# $RESULTS/quickstart-measure.txt and .json). Run as root (debootstrap, loop devices, mount);
 # nothing is loaded into the host's kernel, the patched kernel runs only
 # inside QEMU. Not part of make check.
 #
@@ -40,6 +44,11 @@
 #    VM's copy of the repository at /srv/rcuqs-repo, the README's quick
 #    start from its first "reboot" (the trial boot) on, the README's way back up to its
 #    reboot, and doc/fleet.md's one command back to Debian's kernel.
+# 5. QS_KDEB_BUILD=DIR: the build line "make kernel-deb" is not run; the
+#    packages the same baseline's suite last built in the build folder DIR
+#    (DIR/quickstart/debian12 or debian13/kernel-deb.install) are staged
+#    instead. For a suite whose point is not the build (measure), when a
+#    make check-quickstart has built them; DIR is only read.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -48,6 +57,9 @@ top=$(cd "$here/../.." && pwd)
 : "${JOBS:=2}"
 : "${QS_BOOT_TIMEOUT:=900}"
 : "${QS_KCONFIG:=}"
+: "${QS_KDEB_BUILD:=}"
+# The measure suite: seconds a load (rcuqs-ctl measure --seconds).
+: "${QS_MEASURE_SECONDS:=5}"
 case $QS_KCONFIG in '' | /*) ;; *) QS_KCONFIG=$(pwd)/$QS_KCONFIG ;; esac
 export BUILD RESULTS
 suite=${1:-bookworm}
@@ -57,7 +69,8 @@ bookworm) qsname=debian12 dist=bookworm kernel=6.1 ;;
 trixie) qsname=debian13 dist=trixie kernel=6.12 ;;
 fleet) qsname=fleet dist=bookworm kernel=6.1 ;;
 fallback) qsname=fallback dist=bookworm kernel=6.1 ;;
-*) echo "check-quickstart: SUITE is bookworm, trixie, fleet or fallback" >&2; exit 2 ;;
+measure) qsname=measure dist=bookworm kernel=6.1 ;;
+*) echo "check-quickstart: SUITE is bookworm, trixie, fleet, fallback or measure" >&2; exit 2 ;;
 esac
 qdir=$BUILD/quickstart
 work=$qdir/$qsname
@@ -159,6 +172,24 @@ fi
 			"rm /etc/rcuqs/kernel-checks.d/50-fail && r=\$(cd /boot && ls vmlinuz-*rcuqs* | sed 's/^vmlinuz-//') && rcuqs-kernel trial \$r && printf '' | cpio --quiet -o -H newc >/boot/initrd.img-\$r" "tried again, its initramfs emptied: it panics at boot" \
 			reboot "the trial boot panics; panic=10 resets it; GRUB boots its saved default" \
 			"rcuqs-kernel status" "it did not come up" ;;
+	measure)
+		# The README's quick start up to its way back, then the
+		# harness's boot with nohz_full=1 (CPU 1 isolated, CPU 0
+		# housekeeping: -smp 2), added as a drop-in GRUB reads, as an
+		# administrator adds a boot parameter; there rcuqs-ctl measure
+		# with the settings that run (latency, from the quick start),
+		# then measure --compare (default, latency, jtsq1 in one run)
+		# as JSON, every rcutree and rcupdate parameter snapshotted
+		# before and compared after; the drop-in removed again.
+		cmds "$first_blk"
+		params="(grep -H . /sys/module/rcutree/parameters/* /sys/module/rcupdate/parameters/* 2>/dev/null; true)"
+		printf '%s\t%s\n' \
+			"mkdir -p /etc/default/grub.d && printf 'GRUB_CMDLINE_LINUX=\"\$GRUB_CMDLINE_LINUX nohz_full=1\"\\n' >/etc/default/grub.d/zz-quickstart-measure.cfg && update-grub" "the harness's: nohz_full=1 on the next boot's command line" \
+			reboot "the harness's: the rcuqs kernel with nohz_full=1" \
+			"$params >/root/rcu-params.before && test -s /root/rcu-params.before && wc -l </root/rcu-params.before" "the harness's: every rcutree and rcupdate parameter, before" \
+			"set -o pipefail; rcuqs-ctl measure --seconds $QS_MEASURE_SECONDS 2>&1 | cat" "the settings that run" \
+			"rcuqs-ctl measure --compare --seconds $QS_MEASURE_SECONDS --json >/root/measure.json 2>/root/measure.err; rc=\$?; cat /root/measure.err; echo QS-JSON-BEGIN; cat /root/measure.json; echo QS-JSON-END; exit \$rc" "default, latency and jtsq1 side by side" \
+			"$params >/root/rcu-params.after && diff /root/rcu-params.before /root/rcu-params.after && rm /etc/default/grub.d/zz-quickstart-measure.cfg && update-grub" "the harness's: every parameter as before; the drop-in removed" ;;
 	esac
 	case $suite in fleet | fallback) ;; *) [ -z "$back_blk" ] || cmds "$back_blk" ;; esac
 } >"$work/readme-cmds"
@@ -221,6 +252,17 @@ while read -r hcmd; do
 	"make kernel-deb"*)
 		args=$(printf '%s\n' "${hcmd#make kernel-deb}" |
 			sed -e 's/KCONFIG=[^ $]*\$([^)]*)[^ ]*//' -e 's/KCONFIG=[^ ]*//' -e 's/  */ /g' -e 's/ $//')
+		if [ -n "$QS_KDEB_BUILD" ]; then
+			# Not run: the packages an earlier run built (QS_KDEB_BUILD).
+			from=$QS_KDEB_BUILD/quickstart/$( [ "$kernel" = 6.1 ] && echo debian12 || echo debian13)/kernel-deb.install
+			[ -s "$from" ] || die "host: QS_KDEB_BUILD: $from (a make check-quickstart of the $kernel baseline writes it)"
+			cp "$from" "$work/kernel-deb.install"
+			rm -f "$work/kernel-deb.release"
+			check "host: make kernel-deb not run (QS_KDEB_BUILD): the $kernel packages of $from ($(cat "$work/kernel-deb.install"))" \
+				sh -c 'grep -q "/linux-image-$1\.[0-9]*-rcuqs[^ ]*_amd64\.deb .*/linux-headers-$1\.[0-9]*-rcuqs" "$2" && for f in $(cat "$2"); do [ -f "$f" ] || { echo "missing: $f"; exit 1; }; done' \
+				sh "$kernel" "$work/kernel-deb.install"
+			continue
+		fi
 		# QS_KCONFIG is checked where every KCONFIG is: make kernel-deb
 		# refuses a file that is no configuration before it builds.
 		if [ -n "$QS_KCONFIG" ]; then
@@ -311,12 +353,14 @@ if [ "$suite" = fleet ]; then
 	staged="$vrepo: $(cd "$repo" && find pool -name '*.deb' | sed 's|.*/||' | sort | tr '\n' ' ')"
 else
 	mkdir -p "$stage/root/rcuqs/build"
+	# kroot: the build folder of the kernel's packages (QS_KDEB_BUILD's).
+	kroot=${QS_KDEB_BUILD:-$BUILD}
 	for f in $(cat "$inst"); do
-		case $f in "$BUILD"/*) ;; *) die "host: $f in $inst is not under $BUILD" ;; esac
-		cp "$f" "$stage/root/rcuqs/build/${f#"$BUILD"/}"
+		case $f in "$kroot"/*) ;; *) die "host: $f in $inst is not under $kroot" ;; esac
+		cp "$f" "$stage/root/rcuqs/build/${f#"$kroot"/}"
 	done
 	# The build host's absolute paths, as the VM's /root/rcuqs/build/... .
-	sed "s|$BUILD/|/root/rcuqs/build/|g" "$inst" >"$stage/root/rcuqs/build/kernel-deb.install"
+	sed "s|$kroot/|/root/rcuqs/build/|g" "$inst" >"$stage/root/rcuqs/build/kernel-deb.install"
 	cp "$stage/root/rcuqs/build/kernel-deb.install" "$logs/00-kernel-deb.install"
 	[ ! -f "$work/kernel-deb.release" ] || cp "$work/kernel-deb.release" "$stage/root/rcuqs/build/"
 	cp "$BUILD"/rcuqs_*.deb "$stage/root/rcuqs/build/"
@@ -564,6 +608,63 @@ while IFS="$tab" read -r cmd comment <&3; do
 		c=$(boot_line "$nb" CMDLINE)
 		check "step $i: after off and update-grub, the next boot's command line has no rcutree. parameter (boot ${nb:-none}: ${c:-not reached})" \
 			sh -c "[ -n '$c' ] && ! printf '%s\n' '$c' | grep -q 'rcutree\.'" ;;
+	*"rcu-params.after"*)
+		# The measure suite: what both measures left.
+		check "step $i: every rcutree and rcupdate parameter as before both measures (${nparams:-?} parameters, diff: $(step_out "$i" | grep -c '^[<>]') lines)" \
+			sh -c '[ "$1" = 0 ] && ! printf "%s\n" "$2" | grep -q "^[<>]"' sh "$rc" "$(step_out "$i")" ;;
+	*"rcu-params.before"*)
+		nparams=$(step_out "$i" | tail -n 1) ;;
+	*"rcuqs-ctl measure --compare"*)
+		mb=$(sed -n "/^QS-STEP $i: /q; s/^QS-BOOT \([0-9]*\): .*/\1/p" "$all" | tail -n1)
+		c=$(boot_line "$mb" CMDLINE)
+		check "step $i: measure --compare ran on the rcuqs kernel ($run) booted with nohz_full=1 ($c)" \
+			sh -c 'case $1 in *-rcuqs*) ;; *) exit 1 ;; esac && case " $2 " in *" nohz_full=1 "*) ;; *) exit 1 ;; esac' sh "$run" "$c"
+		json=$RESULTS/quickstart-measure.json
+		step_out "$i" | sed -n '/^QS-JSON-BEGIN$/,/^QS-JSON-END$/p' | sed '1d;$d' >"$json"
+		check "step $i: its JSON ($json) parses, says rcuqs_kernel, and has a row of default, latency and jtsq1 with samples for every load" \
+			python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["rcuqs_kernel"] is True, "rcuqs_kernel"
+rows = o["loads"]
+loads = sorted({r["load"] for r in rows})
+assert loads, "no rows"
+for l in loads:
+    for s in ("default", "latency", "jtsq1"):
+        assert [r for r in rows if r["load"] == l and r["setting"] == s and r["samples"] > 0], (l, s)' "$json"
+		# The kept text: measure's own, then --compare's rows as a table.
+		{
+			echo
+			echo "== rcuqs-ctl measure --compare --seconds $QS_MEASURE_SECONDS --json (the JSON: ${json##*/}), its rows:"
+			python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))
+f = lambda v, p: "-" if v is None else ("%.*f" % (p, v))
+print("%-8s %-8s %7s %8s %8s %8s %8s %8s" % ("load", "setting", "samples", "p50_ms", "p99_ms", "irq/s", "irq/gp", "gp/s"))
+for r in o["loads"]:
+    print("%-8s %-8s %7d %8s %8s %8s %8s %8s" % (r["load"], r["setting"], r["samples"], f(r["p50_ms"], 1), f(r["p99_ms"], 1),
+          f(r["interrupts_per_s"], 1), f(r["interrupts_per_gp"], 2), f(r["gp_per_s"], 1)))
+print("restored:", " ".join("%s=%s" % kv for kv in o.get("restored", {}).items()))' "$json" 2>&1
+		} >>"$RESULTS/quickstart-measure.txt" ;;
+	*"rcuqs-ctl measure --seconds"*)
+		mb=$(sed -n "/^QS-STEP $i: /q; s/^QS-BOOT \([0-9]*\): .*/\1/p" "$all" | tail -n1)
+		c=$(boot_line "$mb" CMDLINE)
+		{
+			echo "# rcuqs-ctl measure inside make check-quickstart SUITE=measure's VM, $(date -u '+%Y-%m-%d %H:%M UTC')"
+			echo "# (tests/quickstart/README): a Debian 12 userland, the rcuqs kernel $run with the quick"
+			echo "# start's latency profile, command line: $c"
+			echo "# QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG, single-threaded (${QS_ACCEL}), -smp 2 (CPU 1 nohz_full, CPU 0"
+			echo "# housekeeping), on a host of $(nproc) CPUs shared with other work."
+			echo "# THE EMULATOR DISTORTS THESE FIGURES: single-threaded TCG runs the two vCPUs in turn on"
+			echo "# one host thread, so the isolated CPU's load and the housekeeping CPU's timing take turns"
+			echo "# (a grace period's time includes the other vCPU's time slices), the timer and every"
+			echo "# interrupt are emulated, and the host's other work moves it all. Compare the rows of"
+			echo "# one run with each other, never with a machine: measure on your own hardware"
+			echo "# (rcuqs(7), MEASURING ON YOUR OWN HARDWARE)."
+			echo
+			echo "== rcuqs-ctl measure --seconds $QS_MEASURE_SECONDS (the settings that run):"
+			step_out "$i"
+		} >"$RESULTS/quickstart-measure.txt"
+		check "step $i: measure printed its table (load, p50, p99, interrupts per grace period) for every load" \
+			sh -c 'for l in none munmap syscall exit; do grep -q "^$l " "$1" || { echo "no row: $l"; exit 1; }; done; grep -q "irq/gp" "$1"' sh "$RESULTS/quickstart-measure.txt" ;;
 	esac
 	prev=$cmd
 done 3<"$work/plan"
