@@ -218,6 +218,8 @@ s_default_gate() {
 	echo 6.12.118-1~deb12u1 >"$S/cand-linux-source-6.12"
 	run "$SCRIPT" || why "exit $?"
 	called "make -C $S/src check-quickstart SUITE=bookworm QS_KCONFIG=$S/state/config-6.1/config.amd64_none_amd64 QS_BOOT_TIMEOUT=3600" &&
+		{ [ "$(id -u)" != 0 ] || [ "$(grep -A1 'check-quickstart SUITE=bookworm' "$S/calls" | sed -n 2p)" = KDEB_ROLE=debian ] ||
+			why "the default gate's make has no KDEB_ROLE=debian in its environment"; } &&
 		called "make -C $S/src check-quickstart SUITE=trixie QS_KCONFIG=$S/state/config-6.12/config.amd64_none_amd64" &&
 		called "KERNEL=6.12 KCONFIG=$S/state/config-6.12/config.amd64_none_amd64 KDEB_ROLE=debian" &&
 		state_is 6.1 6.1.192-3 && state_is 6.12 6.12.118-1~deb12u1
