@@ -47,8 +47,9 @@ has() {
 	done
 }
 
-# A make that does not inherit the caller's -n/-s/-j or KCONFIG.
-mk() { env -u MAKEFLAGS -u MAKELEVEL -u KCONFIG make --no-print-directory "$@"; }
+# A make that does not inherit the caller's -n/-s/-j, KCONFIG, KDEB_ROLE,
+# KDEB_CCACHE, CCACHE_LIB or JOBS.
+mk() { env -u MAKEFLAGS -u MAKELEVEL -u KCONFIG -u KDEB_ROLE -u KDEB_CCACHE -u CCACHE_LIB -u JOBS make --no-print-directory "$@"; }
 
 v=$(sed -n 's/^SERIES_VERSION := *//p' "$here/Makefile")
 rm -rf "$scratch"
@@ -361,7 +362,7 @@ as=""
 if $as head -c1 "$scratch/etc/unreadable" >/dev/null 2>&1; then
 	skip "kernel-deb refuses an unreadable KCONFIG" "cannot make a file unreadable here"
 else
-	$as env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$here" kernel-deb \
+	$as env -u MAKEFLAGS -u MAKELEVEL -u KDEB_ROLE -u KDEB_CCACHE make --no-print-directory -C "$here" kernel-deb \
 		BUILD="$b" KCONFIG="$scratch/etc/unreadable" >"$out" 2>&1
 	rc=$?
 	[ $rc != 0 ] && has "$out" "KCONFIG=$scratch/etc/unreadable is not readable" && rc=0 || rc=1
