@@ -14,7 +14,9 @@
 #     the state V, a log line and a mail; the next upload builds with the
 #     same KCONFIG path and role (the same O= folder); the default gate
 #     is make check-quickstart with the baseline's suite and QS_KCONFIG;
-#     a configuration file of the fleet's own with its role;
+#     a configuration file of the fleet's own with its role; the
+#     checkout's real make kernel-deb, resolved with make -n, takes the
+#     arguments (O= folder kdeb-debian, kdeb-6.12-debian); old logs go;
 #   - a failed build, gate, publish, apt-get install or apt-get update:
 #     nothing published, the state as it was, the step named in the log
 #     and in the mail to MAILTO (none without MAILTO); the next run
@@ -93,6 +95,12 @@ done
 case $goal in
 kernel-deb)
 	[ ! -e "$S/fail-build" ] || { echo "kbuild: error (stub)"; exit 2; }
+	# $S/real-make: the checkout's own make kernel-deb with these
+	# arguments, resolved with make -n (nothing built).
+	if [ -e "$S/real-make" ]; then
+		shift 2 # -C RCUQS_SRC
+		env -u MAKEFLAGS -u MAKELEVEL /usr/bin/make -n -C "$TOP" "$@" >"$S/real-make.out" 2>&1 || exit 2
+	fi
 	v=$(cat "$S/installed-linux-source-$k")
 	rel=$k.${v%%-*}; rel=${v%%-*}-rcuqs2
 	mkdir -p "$build"
@@ -123,12 +131,14 @@ n=$(ls "$S"/mail.* 2>/dev/null | wc -l)
 EOF
 chmod +x "$S"/bin/* "$S/src/scripts/kernel-repo.sh"
 mkdir -p "$S/repo"
-export S
+TOP=$top
+export S TOP
 
 # setup [ASSIGNMENT...]: a fresh state, calls, logs and mail, and the
 # configuration file with the ASSIGNMENTs after the defaults.
 setup() {
-	rm -rf "$S/state" "$S/logs" "$S/build" "$S"/calls "$S"/syslog "$S"/mail.* "$S"/fail-* "$S"/installed-* "$S"/cand-* "$S/kconfig-seen"
+	rm -rf "$S/state" "$S/logs" "$S/build" "$S"/calls "$S"/syslog "$S"/mail.* "$S"/fail-* "$S"/installed-* "$S"/cand-* "$S/kconfig-seen" \
+		"$S/real-make" "$S/real-make.out"
 	: >"$S/calls"
 	: >"$S/syslog"
 	{
@@ -233,6 +243,34 @@ s_own_config() {
 		called "KERNEL=6.12 KCONFIG=$S/fleet.config KDEB_ROLE=fleet" && called "^gate 6.12 6.12.120-1 $S/fleet.config" &&
 		state_is 6.12 6.12.120-1
 }
+# The checkout's real make kernel-deb (make -n) takes the follower's
+# arguments: Debian's configuration in the O= folder kdeb-debian
+# (kdeb-6.12-debian), the same for the next upload.
+s_real_make() {
+	setup BASELINES="6.1 6.12"
+	: >"$S/real-make"
+	echo 6.1.192-3 >"$S/cand-linux-source-6.1"
+	echo 6.12.118-1~deb12u1 >"$S/cand-linux-source-6.12"
+	run "$SCRIPT" || why "exit $?"
+	grep -q "O=$S/build/kdeb-6.12-debian " "$S/real-make.out" &&
+		grep -q "configuration $S/state/config-6.12/config.amd64_none_amd64, local version" "$S/real-make.out" ||
+		why "make -n kernel-deb KERNEL=6.12: $(grep -m3 'O=\|\*\*\*' "$S/real-make.out")"
+	rm -f "$S/state/6.1"
+	echo 6.1.194-1 >"$S/cand-linux-source-6.1"
+	run "$SCRIPT" || why "exit $?"
+	grep -q "O=$S/build/kdeb-debian " "$S/real-make.out" || why "make -n kernel-deb KERNEL=6.1: $(grep -m3 'O=\|\*\*\*' "$S/real-make.out")"
+	[ ! -e "$S/build/kdeb-debian" ] || why "make -n created $S/build/kdeb-debian"
+}
+s_log_prune() {
+	setup FOLLOW_LOG_DAYS=30
+	mkdir -p "$S/logs" "$S/state" && echo 6.1.192-3 >"$S/state/6.1" && echo 6.1.192-3 >"$S/cand-linux-source-6.1"
+	: >"$S/logs/6.1-old-build.log" && touch -d '40 days ago' "$S/logs/6.1-old-build.log"
+	: >"$S/logs/6.1-recent-build.log" && touch -d '20 days ago' "$S/logs/6.1-recent-build.log"
+	run "$SCRIPT" || why "exit $?"
+	[ ! -e "$S/logs/6.1-old-build.log" ] || why "a 40-day-old log kept with FOLLOW_LOG_DAYS=30"
+	[ -e "$S/logs/6.1-recent-build.log" ] || why "a 20-day-old log removed with FOLLOW_LOG_DAYS=30"
+}
+
 # fail_case WHAT STEP [SAID [NOT_RUN]]: $S/fail-WHAT makes STEP fail:
 # nothing published, the state as it was, STEP logged and mailed with
 # SAID (the log's tail), NOT_RUN not run; the next run, the failure
@@ -308,6 +346,8 @@ s_bad_no_config() {
 t "nothing new: no install, build, gate or publish; the state as it was; logged, not mailed" s_nothing_new
 t "a new upload: linux-source and linux-config of it installed, make kernel-deb KERNEL=6.1 with Debian's configuration of that upload and KDEB_ROLE=debian, the gate, then kernel-repo.sh add of its image and headers, the state, a log line, a mail" s_new
 t "the next upload: the same KCONFIG path and role (the same O= folder), its own configuration" s_next_upload_same_folder
+t "the checkout's own make kernel-deb (make -n) takes the follower's arguments: O=\$BUILD/kdeb-6.12-debian, kdeb-debian for the next 6.1 upload, nothing created" s_real_make
+t "logs older than FOLLOW_LOG_DAYS removed, newer ones kept" s_log_prune
 t "the default gate: make check-quickstart, SUITE=bookworm for 6.1 and trixie for 6.12, QS_KCONFIG the build's configuration" s_default_gate
 t "a configuration of the fleet's own: its file and KDEB_ROLE_6_12, no linux-config, GATE_6_12" s_own_config
 t "the build fails: nothing published, the state as it was, the step logged and mailed with the log's tail; the next run builds it" s_fail_build
