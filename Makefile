@@ -19,8 +19,8 @@
 #   make torture [KERNEL=6.1|6.12|7.3]   rcutorture's own scenarios on a
 #                  series, 10 minutes each (TORTURE_MINUTES,
 #                  TORTURE_SCENARIOS, TORTURE_LIMITS); not part of make check
-#   make kernel-deb [KERNEL=6.1|6.12|7.3] [KCONFIG=/boot/config-$(uname -r)]
-#                  [KSIGN_KEY=key.pem KSIGN_CERT=cert.pem]
+#   make kernel-deb [KERNEL=6.1|6.12|7.3] [KCONFIG=/boot/config-RELEASE]
+#                  [KDEB_ROLE=NAME] [KSIGN_KEY=key.pem KSIGN_CERT=cert.pem]
 #                  the patched kernel as linux-image/linux-headers packages
 #                  for a real machine (doc/install.md: "The patched kernel on a
 #                  Debian machine"), signed for Secure Boot when asked;
@@ -234,6 +234,7 @@ check-host:
 	@./scripts/run-step.sh trial ./tests/trial/check-trial.sh
 	@./scripts/run-step.sh ansible ./tests/ansible/check-ansible.sh
 	@./scripts/run-step.sh quickstart-watch ./tests/quickstart/check-watch.sh
+	@./scripts/run-step.sh follow ./tests/follow/check-follow.sh
 
 check-kernels:
 	@./scripts/run-step.sh guest $(MAKE) -C guest-image check \
@@ -260,6 +261,15 @@ check-deb: $(DEB)
 check-repo: $(DEB)
 	@$(REPO_TOOLS)
 	@./tests/repo/check-repo.sh $(DEB)
+
+# The build host's follower of Debian's kernel uploads
+# (build-host/rcuqs-kernel-follow, its service and timer; doc/fleet.md)
+# with apt, make, the gate, kernel-repo.sh, logger and sendmail as stubs:
+# no build, no VM, no network, seconds; also a step of make check.
+.PHONY: check-follow
+check-follow:
+	@mkdir -p $(RESULTS)
+	@./tests/follow/check-follow.sh
 
 # /etc/rcuqs/profiles, empty: the administrator's profiles go there
 # (rcuqs.profile(5)); a purge of the package leaves those it holds.

@@ -2,7 +2,8 @@
 # check-kdeb.sh TAPFILE: test 'make kernel-deb' without building a kernel.
 #
 #   - make -n kernel-deb, lean and with KCONFIG=: the configuration, local
-#     version, O= folder and package folder it resolves, and that it
+#     version, O= folder (one per baseline and configuration role, JOBS,
+#     ccache) and package folder it resolves, and that it
 #     creates nothing
 #   - a missing, non-regular, unreadable or non-kernel KCONFIG is refused
 #     with an error naming it, before anything is created
@@ -46,8 +47,9 @@ has() {
 	done
 }
 
-# A make that does not inherit the caller's -n/-s/-j or KCONFIG.
-mk() { env -u MAKEFLAGS -u MAKELEVEL -u KCONFIG make --no-print-directory "$@"; }
+# A make that does not inherit the caller's -n/-s/-j, KCONFIG, KDEB_ROLE,
+# KDEB_CCACHE, CCACHE_LIB or JOBS.
+mk() { env -u MAKEFLAGS -u MAKELEVEL -u KCONFIG -u KDEB_ROLE -u KDEB_CCACHE -u CCACHE_LIB -u JOBS make --no-print-directory "$@"; }
 
 v=$(sed -n 's/^SERIES_VERSION := *//p' "$here/Makefile")
 rm -rf "$scratch"
@@ -229,12 +231,56 @@ else
 	(cd "$top" && mk -n kernel-deb BUILD="$b" KCONFIG="$rel/etc/config-6.1.0-99-amd64") >"$out" 2>&1
 	rc=$?
 	[ $rc = 0 ] && has "$out" " -rcuqs$v " "'$scratch/etc/config-6.1.0-99-amd64'" \
-		"O=$b/kdeb-config-6.1.0-99-amd64 " " bindeb-pkg" \
+		"O=$b/kdeb-debian " " bindeb-pkg" \
 		"configuration $scratch/etc/config-6.1.0-99-amd64, local version -rcuqs$v," || rc=1
 	grep -q -- '-lean' "$out" && { echo "lean in a KCONFIG build" >>"$out"; rc=1; }
 	[ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
-	result $rc "make -n kernel-deb KCONFIG=<relative>: absolute path, -rcuqs$v, O=\$BUILD/kdeb-<config name>, nothing created" "$out"
+	result $rc "make -n kernel-deb KCONFIG=<relative>: absolute path, -rcuqs$v, O=\$BUILD/kdeb-debian (Debian's configuration's role), nothing created" "$out"
 fi
+
+# The O= folder: one per baseline and configuration role, the same for
+# every Debian upload's configuration file; JOBS every CPU; ccache's
+# links first on the build's PATH when they are there.
+cp "$scratch/etc/config-6.1.0-99-amd64" "$scratch/etc/config-6.1.0-100-amd64"
+cp "$scratch/etc/config-6.1.0-99-amd64" "$scratch/etc/config-6.12.120+deb13-rt-amd64"
+cp "$scratch/etc/config-6.1.0-99-amd64" "$scratch/etc/config.amd64_none_amd64"
+cp "$scratch/etc/config-6.1.0-99-amd64" "$scratch/etc/vm.config"
+mkdir -p "$scratch/ccache"
+: >"$scratch/ccache/gcc"
+rc=0
+: >"$out"
+odir() { # ARGS...: the O= folder make -n kernel-deb ARGS names
+	mk -n -C "$here" kernel-deb BUILD="$b" "$@" 2>>"$out" | grep -o "O=$b/kdeb-[^ ]*" | sort -u
+}
+for c in "config-6.1.0-100-amd64:kdeb-debian" "config.amd64_none_amd64:kdeb-debian" \
+	"vm.config:kdeb-vm.config"; do
+	got=$(odir KCONFIG="$scratch/etc/${c%%:*}")
+	echo "KCONFIG=${c%%:*}: $got" >>"$out"
+	[ "$got" = "O=$b/${c#*:}" ] || rc=1
+done
+got=$(odir KERNEL=6.12 KCONFIG="$scratch/etc/config-6.12.120+deb13-rt-amd64")
+echo "KERNEL=6.12 rt: $got" >>"$out"
+[ "$got" = "O=$b/kdeb-6.12-debian-rt" ] || rc=1
+got=$(odir KERNEL=7.3 KCONFIG="$scratch/etc/vm.config" KDEB_ROLE=fleet)
+echo "KERNEL=7.3 KDEB_ROLE=fleet: $got" >>"$out"
+[ "$got" = "O=$b/kdeb-7.3-fleet" ] || rc=1
+for bad in "KDEB_ROLE=x" "KCONFIG=$scratch/etc/vm.config KDEB_ROLE=a/b" \
+	"KCONFIG=$scratch/etc/vm.config KDEB_ROLE=lean" "KDEB_CCACHE=maybe" \
+	"KDEB_CCACHE=yes CCACHE_LIB=$scratch/none"; do
+	# shellcheck disable=SC2086 # words: the arguments
+	if mk -n -C "$here" kernel-deb BUILD="$b" $bad >>"$out" 2>&1; then
+		echo "accepted: $bad" >>"$out"
+		rc=1
+	fi
+done
+mk -n -C "$here" kernel-deb BUILD="$b" CCACHE_LIB="$scratch/ccache" >"$out.cc" 2>&1 || rc=1
+has "$out.cc" "PATH=$scratch/ccache:\$PATH make" "ccache: yes" "make -j$(nproc), " " -j$(nproc) bindeb-pkg" || rc=1
+cat "$out.cc" >>"$out"
+mk -n -C "$here" kernel-deb BUILD="$b" KDEB_CCACHE=no CCACHE_LIB="$scratch/ccache" >"$out.cc" 2>&1 || rc=1
+if grep -q "PATH=$scratch/ccache" "$out.cc"; then echo "ccache used with KDEB_CCACHE=no" >>"$out"; rc=1; fi
+rm -f "$out.cc"
+[ -e "$b" ] && { echo "make -n created $b" >>"$out"; rc=1; }
+result $rc "make -n kernel-deb: O= one folder per baseline and configuration role (kdeb-debian for every Debian upload's configuration, kdeb-6.12-debian-rt, KDEB_ROLE), bad roles refused, JOBS=nproc, ccache's PATH when installed" "$out"
 
 # Kernel updates. The release, linux-source-6.1's upstream version and
 # -rcuqsN, sorts above every Debian 6.1.0-N-amd64 for dpkg, for GRUB
@@ -316,7 +362,7 @@ as=""
 if $as head -c1 "$scratch/etc/unreadable" >/dev/null 2>&1; then
 	skip "kernel-deb refuses an unreadable KCONFIG" "cannot make a file unreadable here"
 else
-	$as env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -C "$here" kernel-deb \
+	$as env -u MAKEFLAGS -u MAKELEVEL -u KDEB_ROLE -u KDEB_CCACHE make --no-print-directory -C "$here" kernel-deb \
 		BUILD="$b" KCONFIG="$scratch/etc/unreadable" >"$out" 2>&1
 	rc=$?
 	[ $rc != 0 ] && has "$out" "KCONFIG=$scratch/etc/unreadable is not readable" && rc=0 || rc=1

@@ -47,12 +47,22 @@ esac
 
 # The series of a release: its VERSION.PATCHLEVEL (6.1, 6.12).
 series_of() { printf '%s' "$1" | cut -d. -f1,2; }
-# make kernel-deb's arguments for an rcuqs release: KERNEL= for 6.12.
-kernel_arg() {
-	case $1 in
-	6.1.*) ;;
-	*) printf 'KERNEL=%s ' "$(series_of "$1")" ;;
-	esac
+# rebuild RELEASE: the procedure of doc/install.md's "Kernel updates" and
+# rcuqs(7)'s, the same on every baseline, for the rcuqs kernel RELEASE's
+# (KERNEL=6.1, 6.12, 7.3); KCONFIG the configuration of Debian's newest
+# kernel, the one an update installs, never the running rcuqs kernel's.
+rebuild() {
+	cat <<MSG
+rcuqs: the updated linux-source-$(series_of "$1") and install it; in the rcuqs sources, as root
+rcuqs: (doc/install.md and rcuqs(7), "Kernel updates"; the same on every baseline):
+rcuqs:     make kernel-deb KERNEL=$(series_of "$1") KCONFIG=\$(ls -v /boot/config-*-amd64 | tail -n 1)
+rcuqs:     apt install \$(cat build/kernel-deb.install)   # armed for one trial boot
+rcuqs:     reboot                                        # its health checks make it GRUB's default, or reject it
+rcuqs:     rcuqs-kernel status                           # "last assessment: ... committed"
+rcuqs: (KCONFIG: Debian's newest kernel's configuration, /boot/config-$new when it is
+rcuqs: the newest). A fleet's build host does this by itself: doc/fleet.md,
+rcuqs: "Following Debian by itself".
+MSG
 }
 # pkgver RELEASE: dpkg's version of the package that owns
 # /boot/vmlinuz-RELEASE; empty when none does (or dpkg does not know yet).
@@ -80,7 +90,6 @@ rel=$(for img in "$boot"/vmlinuz-*rcuqs*; do
 	case $r in "$(series_of "$new")".*) echo "$r" ;; esac
 done | LC_ALL=C sort -V | tail -n 1)
 [ -n "$rel" ] || exit 0
-series=$(series_of "$rel")
 above=""
 top=$(printf '%s\n%s\n' "$rel" "$new" | LC_ALL=C sort -V | tail -n 1)
 if [ "$top" != "$rel" ]; then
@@ -94,11 +103,10 @@ else
 	cat >&2 <<MSG
 rcuqs: WARNING: Linux $new${newver:+ (Debian $newver)} was installed, but GRUB sorts the rcuqs kernel
 rcuqs: $rel${from:+ (built from Debian $from)} above it and keeps booting $rel by default.
-rcuqs: The fixes in $new are not running. Rebuild the rcuqs kernel from
-rcuqs: the updated linux-source-$series and install it (in the rcuqs sources:
-rcuqs: "make kernel-deb $(kernel_arg "$rel")KCONFIG=/boot/config-$new", see doc/install.md,
-rcuqs: "Kernel updates"), or boot $new from GRUB's "Advanced options".
+rcuqs: The fixes in $new are not running. Boot $new from GRUB's "Advanced
+rcuqs: options" until then, or rebuild the rcuqs kernel from
 MSG
+	rebuild "$rel" >&2
 	exit 0
 fi
 if [ -n "$above" ]; then
@@ -107,10 +115,9 @@ if [ -n "$above" ]; then
 	cat >&2 <<MSG
 rcuqs: WARNING: Linux $new was installed and GRUB sorts it above the rcuqs
 rcuqs: kernel $1: GRUB will boot $new by default, which lacks rcuqs's
-rcuqs: parameters (rcuqs-ctl status says so). Rebuild the rcuqs kernel from
-rcuqs: the updated linux-source-$(series_of "$1") and install it (in the rcuqs sources:
-rcuqs: "make kernel-deb $(kernel_arg "$1")KCONFIG=/boot/config-$new", see doc/install.md,
-rcuqs: "Kernel updates"), or boot $1 from GRUB's "Advanced options".
+rcuqs: parameters (rcuqs-ctl status says so). Boot $1 from GRUB's "Advanced
+rcuqs: options" until then, or rebuild the rcuqs kernel from
 MSG
+	rebuild "$1" >&2
 fi
 exit 0

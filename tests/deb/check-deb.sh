@@ -647,18 +647,21 @@ kernel_hook() {
 	# One GRUB sorts above the rcuqs kernel of its series boots instead.
 	: >"$root/boot/vmlinuz-6.1.200-1-amd64"
 	o=$(in_root "$h" 6.1.200-1-amd64 /boot/vmlinuz-6.1.200-1-amd64 2>&1) || return 1
+	# The procedure of doc/install.md and rcuqs(7), "Kernel updates".
 	echo "$o" | grep -q 'GRUB will boot 6.1.200-1-amd64 by default' &&
-		echo "$o" | grep -q '"make kernel-deb KCONFIG=' ||
+		echo "$o" | grep -qF 'make kernel-deb KERNEL=6.1 KCONFIG=$(ls -v /boot/config-*-amd64 | tail -n 1)' &&
+		echo "$o" | grep -qF 'apt install $(cat build/kernel-deb.install)   # armed for one trial boot' &&
+		echo "$o" | grep -qF 'rcuqs-kernel status' ||
 		{ echo "a kernel GRUB sorts above the rcuqs kernel, no warning: $o"; return 1; }
 	# 6.12: the same, with KERNEL=6.12 in the rebuild.
 	: >"$root/boot/vmlinuz-6.12.95-rcuqs2"
 	o=$(in_root "$h" 6.12.95+deb13-amd64 /boot/vmlinuz-6.12.95+deb13-amd64 2>&1) || return 1
 	echo "$o" | grep -q 'keeps booting 6.12.95-rcuqs2 by default' &&
 		echo "$o" | grep -q 'linux-source-6.12' &&
-		echo "$o" | grep -q '"make kernel-deb KERNEL=6.12 KCONFIG=' || { echo "6.12, same sublevel: $o"; return 1; }
+		echo "$o" | grep -qF 'make kernel-deb KERNEL=6.12 KCONFIG=$(ls -v /boot/config-*-amd64 | tail -n 1)' || { echo "6.12, same sublevel: $o"; return 1; }
 	o=$(in_root "$h" 6.12.117+deb13-amd64 /boot/vmlinuz-6.12.117+deb13-amd64 2>&1) || return 1
 	echo "$o" | grep -q 'GRUB will boot 6.12.117+deb13-amd64 by default' &&
-		echo "$o" | grep -q '"make kernel-deb KERNEL=6.12 KCONFIG=' || { echo "6.12, later sublevel: $o"; return 1; }
+		echo "$o" | grep -qF 'make kernel-deb KERNEL=6.12 KCONFIG=$(ls -v /boot/config-*-amd64 | tail -n 1)' || { echo "6.12, later sublevel: $o"; return 1; }
 	rm -f "$root/boot"/vmlinuz-*
 	[ -z "$made_boot" ] || rmdir "$root/boot"
 }
