@@ -42,7 +42,6 @@ else
 	TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 	scratch=$BUILD/patch-check
 fi
-top=$(basename "$TARBALL" .tar.xz)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 : >"$tap"
@@ -83,18 +82,11 @@ done
 rm -rf "$scratch"
 mkdir -p "$scratch/tree"
 members=$(for p in $patches; do [ -f "$sdir/$p" ] && modified_files "$sdir/$p"; done | sort -u)
-if ! tar -C "$scratch/tree" --strip-components=1 -xf "$TARBALL" \
-	"$top/scripts" "$top/COPYING" "$top/CREDITS" "$top/Kbuild" "$top/README" \
-	$(echo "$members" | sed "s,^,$top/,") >"$out" 2>&1; then
+# shellcheck disable=SC2086 # one member a word
+if ! pristine_files "$TARBALL" "$scratch/tree" $members >"$out" 2>&1; then
 	result 1 "extract pristine files from $TARBALL" "$out"
 	tap_end patches
 fi
-# checkpatch.pl's top_of_kernel_tree() looks for these.
-for d in Documentation arch include drivers fs init ipc kernel lib; do
-	mkdir -p "$scratch/tree/$d"
-done
-[ -f "$scratch/tree/MAINTAINERS" ] || : >"$scratch/tree/MAINTAINERS"
-[ -f "$scratch/tree/Makefile" ] || : >"$scratch/tree/Makefile"
 cp -a "$scratch/tree" "$scratch/am"
 cp -a "$scratch/tree" "$scratch/sabotage"
 
@@ -177,16 +169,8 @@ else
 fi
 
 # git am of the whole series.
-(
-	cd "$scratch/am" &&
-	git init -q &&
-	git add -A &&
-	git -c user.name=check -c user.email=check@localhost commit -q -m pristine &&
-	for p in $patches; do
-		git -c user.name=check -c user.email=check@localhost am -q "$sdir/$p" || exit 1
-	done &&
-	test "$(git rev-list --count HEAD)" -eq $((total + 1))
-) >"$out" 2>&1
+# shellcheck disable=SC2046 # one patch a word
+am_series "$scratch/am" $(for p in $patches; do echo "$sdir/$p"; done) >"$out" 2>&1
 result $? "series applies with git am ($total commits)" "$out"
 
 # Same result both ways.
