@@ -12,10 +12,9 @@
  *     -append "console=ttyS0 panic=-1 nohz_full=2-3" -serial file:console.log
  *
  * 1/3: jiffies_till_sched_qs written at runtime (hex, ULONG_MAX).
- * 2/3 and 3/3: jiffies_till_nohz_qs=1, a long read() of /dev/zero looping
- * in the kernel on nohz_full CPU 2, grace periods made by short-lived
- * children on CPU 0 (task structs are freed through call_rcu()), rcu_fqs
- * and rcu_grace_period events counted. Prints SMOKE lines, powers off.
+ * 2/3 and 3/3: three phases of 10 s (see phase()), rcu_fqs and
+ * rcu_grace_period events counted in each. Prints SMOKE lines, powers
+ * off.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -85,15 +84,98 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-int main(void)
+/* CPU 2's function-call interrupts (remote irq_work arrives as these). */
+static long cal2(void)
+{
+	char line[512];
+	long c[4] = { 0 };
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "CAL:"))
+			sscanf(strchr(line, ':') + 1, "%ld %ld %ld %ld", &c[0], &c[1], &c[2], &c[3]);
+	if (f)
+		fclose(f);
+	return c[2];
+}
+
+/*
+ * 10 s of a load on nohz_full CPU 2 with jiffies_till_nohz_qs=NOHZ: a
+ * read() of 64 MiB from /dev/zero looping in the kernel, or (SYSCALLS)
+ * getppid() in a loop, in and out of the kernel; CPU 0 forks short-lived
+ * children meanwhile, whose task structs are freed through call_rcu().
+ */
+static void phase(const char *name, const char *nohz, int syscalls)
 {
 	static const char *ev[] = { "nohzask", "nohzqs", "nohzresched", "urgentqs",
 				    "reschedkick", "dti" };
-	char line[512], v[64];
+	char line[512];
+	int i, gps = 0, cnt[6] = { 0 };
+	long cal;
 	pid_t loop;
 	double t0;
 	FILE *f;
-	int i, gps = 0, cnt[6] = { 0 }, r;
+
+	wr(P "jiffies_till_nohz_qs", nohz);
+	close(open(T "trace", O_WRONLY | O_TRUNC));	/* empty the buffer */
+	loop = fork();
+	if (loop == 0) {
+		size_t n = 64 << 20;
+		char *buf = malloc(n);
+		int fd = open("/dev/zero", O_RDONLY);
+
+		pin(2);
+		for (;;)
+			if (syscalls ? getppid() < 0 : read(fd, buf, n) < 0)
+				_exit(1);
+	}
+	pin(0);
+	usleep(100000);
+	cal = cal2();
+	wr(T "tracing_on", "1");
+	t0 = now();
+	while (now() - t0 < 10) {
+		pid_t c = fork();
+
+		if (c == 0)
+			_exit(0);
+		waitpid(c, NULL, 0);
+		usleep(5000);
+	}
+	wr(T "tracing_on", "0");
+	cal = cal2() - cal;
+	kill(loop, SIGKILL);
+	waitpid(loop, NULL, 0);
+
+	f = fopen(T "trace", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strstr(line, "rcu_grace_period:") && strstr(line, " end"))
+			gps++;
+		if (!strstr(line, "rcu_fqs:"))
+			continue;
+		for (i = 0; i < 6; i++) {
+			size_t l = strlen(ev[i]);
+			char *e = line + strlen(line);
+
+			while (e > line && (e[-1] == '\n' || e[-1] == ' '))
+				e--;
+			if (e - line >= (long)l + 1 && e[-(long)l - 1] == ' ' &&
+			    !strncmp(e - l, ev[i], l))
+				cnt[i]++;
+		}
+	}
+	if (f)
+		fclose(f);
+	printf("SMOKE %s, 10 s: grace periods ended %d, CPU 2 CAL %ld", name, gps, cal);
+	for (i = 0; i < 6; i++)
+		printf(", %s %d", ev[i], cnt[i]);
+	printf("\n");
+}
+
+int main(void)
+{
+	char v[64];
+	int r;
 
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("proc", "/proc", "proc", 0, NULL);
@@ -115,62 +197,12 @@ int main(void)
 	rd(P "jiffies_till_nohz_qs", v, sizeof(v));
 	printf("SMOKE jiffies_till_nohz_qs=1: %s, reads %s\n", r ? "FAILED" : "ok", v);
 
-	wr(T "buffer_size_kb", "4096");
+	wr(T "buffer_size_kb", "8192");
 	wr(T "events/rcu/rcu_fqs/enable", "1");
 	wr(T "events/rcu/rcu_grace_period/enable", "1");
-	wr(T "tracing_on", "1");
-
-	loop = fork();
-	if (loop == 0) {
-		size_t n = 64 << 20;
-		char *buf = malloc(n);
-		int fd = open("/dev/zero", O_RDONLY);
-
-		pin(2);
-		for (;;)
-			if (read(fd, buf, n) < 0)
-				_exit(1);
-	}
-	pin(0);
-	t0 = now();
-	while (now() - t0 < 10) {
-		pid_t c = fork();
-
-		if (c == 0)
-			_exit(0);
-		waitpid(c, NULL, 0);
-		usleep(5000);
-	}
-	kill(loop, SIGKILL);
-	waitpid(loop, NULL, 0);
-	wr(T "tracing_on", "0");
-
-	f = fopen(T "trace", "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strstr(line, "rcu_grace_period:") && strstr(line, " end"))
-			gps++;
-		if (!strstr(line, "rcu_fqs:"))
-			continue;
-		for (i = 0; i < 6; i++) {
-			size_t l = strlen(ev[i]);
-			char *e = line + strlen(line);
-
-			while (e > line && (e[-1] == '\n' || e[-1] == ' '))
-				e--;
-			if (e - line >= (long)l + 1 && e[-(long)l - 1] == ' ' &&
-			    !strncmp(e - l, ev[i], l))
-				cnt[i]++;
-		}
-	}
-	printf("SMOKE 10 s: grace periods ended %d", gps);
-	for (i = 0; i < 6; i++)
-		printf(", %s %d", ev[i], cnt[i]);
-	printf("\n");
-	f = fopen("/proc/interrupts", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "CAL") || strstr(line, "RES") || strstr(line, "LOC") ||
-		    strstr(line, "IWI"))
-			printf("SMOKE irq %s", line);
+	phase("kernel loop, jiffies_till_nohz_qs=0", "0", 0);
+	phase("kernel loop, jiffies_till_nohz_qs=1", "1", 0);
+	phase("system calls, jiffies_till_nohz_qs=1", "1", 1);
 	printf("SMOKE end\n");
 	sync();
 	reboot(RB_POWER_OFF);
