@@ -37,7 +37,7 @@ TARBALL=${3:-${TARBALL:-/usr/src/linux-source-$(basename "$sdir").tar.xz}}
 scratch=$BUILD/patch-check-$(basename "$sdir")
 top=$(basename "$TARBALL" .tar.xz)
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.sab"' EXIT
 : >"$tap"
 . "$here/../scripts/tap.sh"
 . "$here/series-lib.sh"
@@ -75,18 +75,11 @@ done
 rm -rf "$scratch"
 mkdir -p "$scratch/tree"
 members=$(for p in $patches; do [ -f "$sdir/$p" ] && modified_files "$sdir/$p"; done | sort -u)
-if ! tar -C "$scratch/tree" --strip-components=1 -xf "$TARBALL" \
-	"$top/scripts" "$top/COPYING" "$top/CREDITS" "$top/Kbuild" "$top/README" \
-	$(echo "$members" | sed "s,^,$top/,") >"$out" 2>&1; then
+# shellcheck disable=SC2086 # one member a word
+if ! pristine_files "$TARBALL" "$scratch/tree" $members >"$out" 2>&1; then
 	result 1 "extract pristine files from $TARBALL" "$out"
 	tap_end patches
 fi
-# checkpatch.pl's top_of_kernel_tree() looks for these.
-for d in Documentation arch include drivers fs init ipc kernel lib; do
-	mkdir -p "$scratch/tree/$d"
-done
-[ -f "$scratch/tree/MAINTAINERS" ] || : >"$scratch/tree/MAINTAINERS"
-[ -f "$scratch/tree/Makefile" ] || : >"$scratch/tree/Makefile"
 cp -a "$scratch/tree" "$scratch/am"
 cp -a "$scratch/tree" "$scratch/sabotage"
 
@@ -117,8 +110,11 @@ if [ -n "$f1" ] && [ -f "$scratch/sabotage/$f1" ]; then
 		in_f && !hit && /^ ./ { print " SABOTAGED" substr($0, 2); hit = 1; next }
 		{ print }' "$sdir/$p1" >"$scratch/sabotaged.patch"
 	cp -a "$scratch/sabotage" "$scratch/sab1"
+	# apply_patch, its words shown (a file, not /dev/stdout: that need
+	# not be a link to fd 1 on every host).
+	apply_shown() { apply_patch "$@"; set -- $? "$3"; cat "$2"; return "$1"; }
 	expect_fail "self-test: a hunk whose context no longer matches fails (no fuzz)" "FAILED" \
-		apply_patch "$scratch/sab1" "$scratch/sabotaged.patch" /dev/stdout
+		apply_shown "$scratch/sab1" "$scratch/sabotaged.patch" "$out.sab"
 	# Lines added above every hunk: an offset 3 lines larger than the
 	# pristine file's (0 when the series is fresh), applied and named.
 	first_offset() { patch_offsets "$1" | tr ',' '\n' | sed -n "s/^ *$(basename "$f1") //p" | head -n1 | tr -d +; }
@@ -168,16 +164,8 @@ else
 fi
 
 # git am of the whole series.
-(
-	cd "$scratch/am" &&
-	git init -q &&
-	git add -A &&
-	git -c user.name=check -c user.email=check@localhost commit -q -m pristine &&
-	for p in $patches; do
-		git -c user.name=check -c user.email=check@localhost am -q "$sdir/$p" || exit 1
-	done &&
-	test "$(git rev-list --count HEAD)" -eq $((total + 1))
-) >"$out" 2>&1
+# shellcheck disable=SC2046 # one patch a word
+am_series "$scratch/am" $(for p in $patches; do echo "$sdir/$p"; done) >"$out" 2>&1
 result $? "series applies with git am ($total commits)" "$out"
 
 # Same result both ways.

@@ -52,3 +52,42 @@ patch_offsets() {
 apply_patch() {
 	patch -d "$1" -p1 -F0 -N --no-backup-if-mismatch <"$2" >"$3" 2>&1
 }
+
+# pristine_files TARBALL DEST FILE...: from a Debian linux-source tarball
+# (top folder: its name without .tar.xz), the FILEs a series touches plus
+# scripts/ into DEST, and the rest of what checkpatch.pl's
+# top_of_kernel_tree() looks for, so that checkpatch.pl runs from DEST
+# and finds spelling.txt and friends. tar's words on stdout/stderr.
+pristine_files() {
+	pf_top=$(basename "$1" .tar.xz)
+	pf_dest=$2
+	pf_tar=$1
+	shift 2
+	# shellcheck disable=SC2046 # one member a word: paths have no blanks
+	mkdir -p "$pf_dest" &&
+		tar -C "$pf_dest" --strip-components=1 -xf "$pf_tar" \
+			"$pf_top/scripts" "$pf_top/COPYING" "$pf_top/CREDITS" "$pf_top/Kbuild" \
+			"$pf_top/README" $(printf '%s\n' "$@" | sed "s,^,$pf_top/,") || return 1
+	for pf_d in Documentation arch include drivers fs init ipc kernel lib; do
+		mkdir -p "$pf_dest/$pf_d"
+	done
+	[ -f "$pf_dest/MAINTAINERS" ] || : >"$pf_dest/MAINTAINERS"
+	[ -f "$pf_dest/Makefile" ] || : >"$pf_dest/Makefile"
+}
+
+# am_series DIR PATCH...: make DIR's files a git repository (one commit)
+# and git am the patches onto it in order; fails unless each patch made
+# exactly one commit. git's words on stdout/stderr.
+am_series() {
+	(
+		cd "$1" || exit 1
+		shift
+		git init -q &&
+			git add -A &&
+			git -c user.name=check -c user.email=check@localhost commit -q -m pristine &&
+			for p in "$@"; do
+				git -c user.name=check -c user.email=check@localhost am -q "$p" || exit 1
+			done &&
+			test "$(git rev-list --count HEAD)" -eq $(($# + 1))
+	)
+}
