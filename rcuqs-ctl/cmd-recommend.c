@@ -168,8 +168,13 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 
 	memset(v, 0, sizeof(*v));
 	if (on_latency && f->nohz_qs && r->have[C_NOHZ_ASKS] && r->have[C_NOHZ_REPORTS]) {
-		/* 7.3 under latency: keep it only where RCU stopped asking. */
-		if (asked) {
+		/*
+		 * 7.3 under latency: keep it unless RCU still asks while most of
+		 * latency's requests report nothing. Where most report, the
+		 * urgent requests left come from the few that did not (the
+		 * scan's resched_cpu() kick follows a missed request).
+		 */
+		if (asked && 2 * r->per_s[C_NOHZ_REPORTS] < r->per_s[C_NOHZ_ASKS]) {
 			because(v, tu, urgent, "RCU still asks for quiescent states with latency "
 				"in force");
 			because_nohz(v, f, r, "jiffies_till_nohz_qs asks");
@@ -178,6 +183,10 @@ static void decide(const struct facts *f, const struct rates *r, struct verdict 
 				"asks without reports), and no shipped profile asks sooner: look at "
 				"the loops; rcutree.jiffies_till_sched_qs still acts");
 			v->kept = "latency in force, RCU still asks";
+		} else if (asked) {
+			because(v, tu, urgent, "RCU still asks now and then");
+			because_nohz(v, f, r, "but most of latency's requests report: keep it; "
+				     "what it costs");
 		} else {
 			because(v, tu, urgent, "RCU does not ask: latency's requests get the "
 				"quiescent states first: keep it");
