@@ -114,11 +114,8 @@ case " ${rsch[reader]:-missing} " in
 *" missing "*) nok "reader loop: nohz_qs_rescheds is on this kernel" ;;
 *)
 	s=$(sum "${rsch[reader]}")
-	if [ "$a" -gt 0 ] && [ "$s" -le "$u" ]; then
-		ok "reader loop: $a requests, no reschedule forced before the urgent request (nohz_qs_rescheds +$s, urgent_qs +$u)"
-	else
-		nok "reader loop: $a requests, no reschedule forced before the urgent request (nohz_qs_rescheds +$s, urgent_qs +$u)"
-	fi
+	check "reader loop: $a requests, no reschedule forced before the urgent request (nohz_qs_rescheds +$s, urgent_qs +$u)" \
+		eval '[ "$a" -gt 0 ] && [ "$s" -le "$u" ]'
 	;;
 esac
 # The requests still end the reader loop's grace periods: a request that
@@ -129,11 +126,8 @@ esac
 # at the scan's resched_cpu() kick, which came at 25 ms in one boot and
 # at 300 ms in others, the same kernel under multi-threaded TCG.
 rp=$(sum "${reps[reader]:-}")
-if [ "$a" -gt 0 ] && [ $((20 * rp)) -ge "$a" ]; then
-	ok "reader loop: at least 1 in 20 requests reported the quiescent state ($rp of $a)"
-else
-	nok "reader loop: at least 1 in 20 requests reported the quiescent state ($rp of $a)"
-fi
+check "reader loop: at least 1 in 20 requests reported the quiescent state ($rp of $a)" \
+	eval '[ "$a" -gt 0 ] && [ $((20 * rp)) -ge "$a" ]'
 pa=$(median ${p50[reader]:-}) pb=$(median ${p50[readeroff]:-})
 diag "reader loop: median p50 with jiffies_till_nohz_qs=1 $(ms "${pa:-0}") ms, with 0 $(ms "${pb:-0}") ms"
 # Sections that end with preemption disabled: rcu_read_unlock() asks for
@@ -149,11 +143,8 @@ case " ${unl[readerunl]:-missing} " in
 *" missing "*) nok "reader loop ending with preemption disabled: the module counts unlock_rescheds" ;;
 *)
 	s=$(sum "${unl[readerunl]}") a=$(sum "${asks[readerunl]:-}") g=$(sum "${gps[readerunl]:-}")
-	if [ "$a" -gt 0 ] && [ "$g" -gt 0 ] && [ $((10 * s)) -le "$g" ]; then
-		ok "reader loop ending with preemption disabled, jiffies_till_sched_qs=2000: $a requests, rcu_read_unlock() rescheduled $s times in $g grace periods (at most 1 in 10)"
-	else
-		nok "reader loop ending with preemption disabled, jiffies_till_sched_qs=2000: $a requests, rcu_read_unlock() rescheduled $s times in $g grace periods (at most 1 in 10)"
-	fi
+	check "reader loop ending with preemption disabled, jiffies_till_sched_qs=2000: $a requests, rcu_read_unlock() rescheduled $s times in $g grace periods (at most 1 in 10)" \
+		eval '[ "$a" -gt 0 ] && [ "$g" -gt 0 ] && [ $((10 * s)) -le "$g" ]'
 	;;
 esac
 # The loop task's own preemptions stay few against the requests (a forced

@@ -37,7 +37,7 @@ wake0=$(param rcu_normal_wake_from_gp 2>/dev/null)
 # combinations; without: default and jtsq1). make -C guest-image
 # check-sockexit-mt boots each kernel that way, two boots for a limit.
 keep=0
-if cmdline_arg rcuqs.sockexit_keep_limit >/dev/null && [ -e "$P/cond_resched_qs_limit" ]; then
+if cmdline_arg rcuqs.sockexit_keep_limit >/dev/null && has_limit; then
 	keep=1
 	if [ "$(param cond_resched_qs_limit)" -gt 0 ]; then
 		settings=$(grep -F "$lat" <<<"$settings")

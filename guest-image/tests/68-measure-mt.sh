@@ -48,22 +48,18 @@ diag "latency, load munmap: p99 synchronize_rcu() $(ms "${p:-0}") ms against the
 p=$(k "$(field latency munmap p50_ms)") d=$(k "$(field default munmap p50_ms)")
 ratio_le "$p" "$d" 1 2 \
 	"latency, load munmap on nohz_full CPU $nz: p50 synchronize_rcu() $(ms "${p:-0}") ms at most half the defaults' $(ms "${d:-0}") ms"
+# both: $a and $b are per-1000 figures (k's), neither missing.
+both() { [[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]]; }
 for l in munmap exit; do
 	a=$(k "$(field latency "$l" interrupts_per_gp)") b=$(k "$(field jtsq1 "$l" interrupts_per_gp)")
-	if [[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] && ((a < b)); then
-		ok "latency, load $l: CPU $nz takes fewer interrupts per grace period ($a/1000) than under jiffies_till_sched_qs=1 ($b/1000)"
-	else
-		nok "latency, load $l: CPU $nz takes fewer interrupts per grace period (${a:-none}/1000) than under jiffies_till_sched_qs=1 (${b:-none}/1000)"
-	fi
+	check "latency, load $l: CPU $nz takes fewer interrupts per grace period (${a:-none}/1000) than under jiffies_till_sched_qs=1 (${b:-none}/1000)" \
+		eval 'both && ((a < b))'
 done
 p=$(k "$(field latency exit p50_ms)") d=$(k "$(field default exit p50_ms)")
 diag "latency, load exit: p50 synchronize_rcu() $(ms "${p:-0}") ms against the defaults' $(ms "${d:-0}") ms (reported: most of the load is the sockets' creation, in and out of the kernel)"
 a=$(k "$(field latency syscall interrupts_per_gp)") b=$(k "$(field default syscall interrupts_per_gp)")
-if [[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] && ((a <= b + 200)); then
-	ok "latency, load syscall (in and out of the kernel): CPU $nz takes no more interrupts per grace period ($a/1000) than under the defaults ($b/1000) give or take 200/1000"
-else
-	nok "latency, load syscall (in and out of the kernel): CPU $nz takes no more interrupts per grace period (${a:-none}/1000) than under the defaults (${b:-none}/1000) give or take 200/1000"
-fi
+check "latency, load syscall (in and out of the kernel): CPU $nz takes no more interrupts per grace period (${a:-none}/1000) than under the defaults (${b:-none}/1000) give or take 200/1000" \
+	eval 'both && ((a <= b + 200))'
 for st in default latency jtsq1; do
 	diag "$st: p50/p99 ms none $(field $st none p50_ms)/$(field $st none p99_ms)," \
 		"munmap $(field $st munmap p50_ms)/$(field $st munmap p99_ms), syscall $(field $st syscall p50_ms)/$(field $st syscall p99_ms)," \
