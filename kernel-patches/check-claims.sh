@@ -222,6 +222,10 @@ if [ -n "$nolimit" ]; then
 	handler_bh() { fn "$pa" "$h" | grep -q '!softirq_count() && rcu_nohz_qs_note(rdp)' && fn_lacks "$pa" "$h" 'rcu_report_qs_rdp'; }
 	resched_urgent() { fn "$pa" "$h" | grep -B1 'set_need_resched_current' | grep -q 'rcu_urgent_qs'; }
 	ask_restrained() { fn_has "$pa" "$ask" 'nohz_full_patience_delay_jiffies' && fn_has "$pa" "$ask" 'rdp->rcu_forced_tick)'; }
+	# The lockless ->gp_seq check comes before the leaf lock in the note.
+	note_prechecks() { fn "$pa" "$note" | grep -B6 'raw_spin_lock_rcu_node(rnp)' | grep -q 'rcu_seq_current(&rnp->gp_seq)'; }
+	# Off, the request returns on jiffies_till_nohz_qs before it reads gp_start.
+	ask_off_first() { fn "$pa" "$ask" | grep -n 'if (!j)\|READ_ONCE(rcu_state.gp_start)' | head -1 | grep -q 'if (!j)'; }
 	changelog_true() { has "$pa" 'last_fqs_resched' && hasnt "$pa" 'what its scheduling-clock' && hasnt "$pa" 'at three times that age'; }
 	t "2/5: the handler waits for the leaf lock (raw_spin_lock_rcu_node()), no note_gp_changes() trylock" handler_locks
 	t "2/5: with bottom halves disabled the handler changes nothing in rcu_data (softirq_count() before rcu_nohz_qs_note(), no report of its own)" handler_bh
@@ -238,11 +242,11 @@ if [ -n "$nolimit" ]; then
 	t "2/5: the first scan asks only a CPU that stayed in the kernel since an earlier scan (RCU_WATCHING unchanged)" \
 		has "$pa" '^\+.*if \(rdp->watching_snap == snap\)'
 	t "2/5: the handler checks ->gp_seq without the lock before taking it" \
-		sh -c "fn() { sed -n 's/^+//p' '$pa' | awk '/^static bool rcu_nohz_qs_note/ {on=1} on {print} on && /^}/ {exit}'; }; fn | grep -B6 'raw_spin_lock_rcu_node(rnp)' | grep -q 'rcu_seq_current(&rnp->gp_seq)'"
+		note_prechecks
 	t "2/5: learning of a grace period resets ->ticks_this_gp (said) and leaves the scan's resched_cpu() kick where it was (->last_fqs_resched put back)" \
 		sh -c "grep -q 'resets ->ticks_this_gp' '$pa' && ! grep -q 'it neither counts ->ticks_this_gp' '$pa' && grep -q '^+.*WRITE_ONCE(rdp->last_fqs_resched, kick);' '$pa'"
 	t "2/5: off, the request reads nothing but jiffies_till_nohz_qs ('one load and one branch')" \
-		sh -c "fn() { sed -n 's/^+//p' '$pa' | awk '/^static void rcu_nohz_qs_ask/ {on=1} on {print} on && /^}/ {exit}'; }; fn | grep -n 'if (!j)\|READ_ONCE(rcu_state.gp_start)' | head -1 | grep -q 'if (!j)'"
+		ask_off_first
 	t "2/5: the documentation and changelog do not say a CPU in user space is never interrupted, but which CPUs are asked" \
 		sh -c "! grep -q 'are never asked' '$pa' && grep -q 'stayed in the kernel' '$pa'"
 	t "3/5: nohz_qs_reports counts a report only once rcu_report_qs_rdp() made it" \
