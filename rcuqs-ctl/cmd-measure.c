@@ -138,7 +138,7 @@ static bool wants_load(const struct options *o, enum measure_load load)
 static void exit_room_error(void)
 {
 	errmsg("measure: the exit load needs %lu open files, and RLIMIT_NOFILE cannot be raised "
-	       "that far (run as root, or raise the hard limit)", MEASURE_EXIT_SOCKETS + 64);
+	       "that far (run as root, or raise the hard limit)", MEASURE_EXIT_NOFILE);
 }
 
 struct cpu_mark {

@@ -94,7 +94,7 @@ static void child_prepare(pid_t parent)
 static int exit_load_prepare(void)
 {
 	struct rlimit rl;
-	rlim_t want = MEASURE_EXIT_SOCKETS + 64;
+	rlim_t want = MEASURE_EXIT_NOFILE;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return -errno;

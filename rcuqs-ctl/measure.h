@@ -14,13 +14,16 @@
 /*
  * LOAD_NONE runs nothing (the floor); LOAD_MUNMAP maps a large anonymous
  * region with MAP_POPULATE and unmaps it, over and over (the kernel
- * zeroing and freeing its pages: two long system calls); LOAD_SYSCALL makes short system calls
- * in a loop; LOAD_EXIT has one process after another open
- * MEASURE_EXIT_SOCKETS sockets and exit with them open, so that the
- * kernel closes them all in one long stretch (the seeds' case).
+ * zeroing and freeing its pages: two long system calls); LOAD_SYSCALL
+ * makes short system calls in a loop; LOAD_EXIT has one process after
+ * another open MEASURE_EXIT_SOCKETS sockets and exit with them open, so
+ * that the kernel closes them all in one long stretch (the seeds' case).
+ * It needs RLIMIT_NOFILE at MEASURE_EXIT_NOFILE: the sockets, and room
+ * for the descriptors a process starts with.
  */
 enum measure_load { LOAD_NONE, LOAD_MUNMAP, LOAD_SYSCALL, LOAD_EXIT, N_LOADS };
 #define MEASURE_EXIT_SOCKETS 16384UL
+#define MEASURE_EXIT_NOFILE (MEASURE_EXIT_SOCKETS + 64)
 extern const char *const measure_load_names[N_LOADS];
 
 /*
@@ -38,7 +41,7 @@ int measure_pin(long cpu);
  * measure_load_stop() (or this process's end) kills it. *pid is 0 for
  * LOAD_NONE. 0, or -errno: that of the pinning (sched_setaffinity) when
  * the process could not be pinned, or -EMFILE when LOAD_EXIT could not
- * raise RLIMIT_NOFILE to MEASURE_EXIT_SOCKETS; then it has ended already.
+ * raise RLIMIT_NOFILE to MEASURE_EXIT_NOFILE; then it has ended already.
  * LOAD_EXIT's exiting processes are reaped by measure_load_stop(): the
  * calling process becomes a child subreaper (PR_SET_CHILD_SUBREAPER).
  */
