@@ -221,6 +221,19 @@ if [ -n "$nolimit" ]; then
 	# handler's report racing with the rcu_core() it interrupted.
 	handler_bh() { fn "$pa" "$h" | grep -q '!softirq_count() && rcu_nohz_qs_note(rdp)' && fn_lacks "$pa" "$h" 'rcu_report_qs_rdp'; }
 	resched_urgent() { fn "$pa" "$h" | grep -B1 'set_need_resched_current' | grep -q 'rcu_urgent_qs'; }
+	help='static bool rcu_nohz_qs_help'
+	# The help's early reschedule: only outside readers, with preemption
+	# disabled, and not again while one is pending.
+	help_resched() { fn "$pa" "$help" | grep -B4 'set_need_resched_current' | grep -q 'if (!(preempt_count() & PREEMPT_MASK) || test_tsk_need_resched(t))' &&
+		fn "$pa" "$help" | grep -B6 'set_need_resched_current' | grep -q 'if (!rcu_preempt_depth())'; }
+	# need_qs only where a request of this grace period already missed.
+	help_flag_second() { fn "$pa" "$help" | grep -B3 'rcu_read_unlock_special.b.need_qs = true' | grep -q 'nohz_qs_miss_gp) != gp_seq'; }
+	# The help runs on preemptible RCU, with bottom halves enabled, before
+	# ->rcu_urgent_qs, and spares the request its back-off.
+	# Said in kernel-parameters.txt, the changelog and the code.
+	flag_said() { [ "$(grep -c '^+.*from the second request of a$\|only from the second$\|^+.*from the second request of this$' "$pa")" -eq 3 ] && grep -q 'pte_offset_map_lock()' "$pa"; }
+	help_where() { fn "$pa" "$h" | grep -A1 'IS_ENABLED(CONFIG_PREEMPT_RCU) && !softirq_count() &&' | grep -q '!READ_ONCE(rdp->rcu_urgent_qs) && rcu_nohz_qs_help(rdp, gp_seq)' &&
+		fn "$pa" "$h" | grep -n 'rcu_nohz_qs_help\|nohz_qs_misses, 1' | head -1 | grep -q rcu_nohz_qs_help; }
 	ask_restrained() { fn_has "$pa" "$ask" 'nohz_full_patience_delay_jiffies' && fn_has "$pa" "$ask" 'rdp->rcu_forced_tick)'; }
 	# The lockless ->gp_seq check comes before the leaf lock in the note.
 	note_prechecks() { fn "$pa" "$note" | grep -B6 'raw_spin_lock_rcu_node(rnp)' | grep -q 'rcu_seq_current(&rnp->gp_seq)'; }
@@ -233,8 +246,14 @@ if [ -n "$nolimit" ]; then
 		fn_lacks "$pa" "$h" 'invoke_rcu_core'
 	# The third review of 7.3's 2/5 (issue 38, items 1-6): each of these
 	# failed on the 2/5 of 2026-12-06.
-	t "2/5: the request sets no need_qs in a reader (rcu_read_unlock() would reschedule early where it ends with preemption disabled)" \
-		hasnt "$pa" '^\+.*rcu_read_unlock_special\.b\.need_qs = true'
+	t "2/5: a request flags a reader (need_qs) only where an earlier request of the grace period reported nothing, never at the first (rcu_read_unlock() would reschedule early where it ends with preemption disabled)" \
+		help_flag_second
+	t "2/5: an early reschedule is asked only outside readers with preemption disabled, and not while one is pending" \
+		help_resched
+	t "2/5: the handler's help runs on preemptible RCU with bottom halves enabled and before rcu_urgent_qs, ahead of the back-off" \
+		help_where
+	t "2/5: the documentation and changelog say the reader is flagged from the second request, and why munmap() needs it" \
+		flag_said
 	t "2/5: the changelog says what softirq_count() misses on PREEMPT_RT, and rcu_check_quiescent_state()'s read is marked" \
 		sh -c "grep -q 'On\$' '$pa' && grep -q '^PREEMPT_RT softirq_count() is the current task' '$pa' && grep -q '^+.*if (!READ_ONCE(rdp->core_needs_qs))' '$pa'"
 	t "2/5: a request that reported nothing makes the next one wait longer (back-off)" \
@@ -253,7 +272,7 @@ if [ -n "$nolimit" ]; then
 		sh -c "grep -A4 '^ 	rcu_report_qs_rdp(rdp);' '$p3' | grep -q '^+.*nohz_qs_reports' && ! grep -B3 'rcu_report_qs_rdp(rdp);' '$p3' | grep -q '^+.*nohz_qs_reports'"
 	t "5/5: no hunk that only adds a blank line" \
 		sh -c "awk '/^@@/ { if (h && !real) bad=1; h=1; real=0; next } /^\+/ && !/^\+\+\+/ && !/^\+[[:space:]]*\$/ {real=1} END { if (h && !real) bad=1; exit bad }' '$p5'"
-	t "2/5: the handler reschedules only once rcu_urgent_qs is set" resched_urgent
+	t "2/5: in a reader, the handler reschedules only once rcu_urgent_qs is set" resched_urgent
 	t "2/5: the scan honours nohz_full_patience_delay and a forced tick" ask_restrained
 	t "2/5: the changelog gives resched_cpu()'s age from ->last_fqs_resched, and no 'what the tick would do'" changelog_true
 	t "0/5: the testing section does not say rcutorture was not run" \

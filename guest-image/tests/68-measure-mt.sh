@@ -8,17 +8,22 @@
 # Asserted, from the one run's table (ratios of figures taken side by
 # side in one run, never a time):
 # - the munmap load, long stays in the kernel (MAP_POPULATE, then munmap):
-#   under latency its p50 is at most half the defaults', and CPU 2 takes
-#   fewer interrupts per grace period than under
-#   jiffies_till_sched_qs=1. Its p99 against 1.5x the no-load floor's
-#   (issue 39's goal) is reported, not asserted: munmap holds page-table
-#   locks (preemption disabled) for much of its time, where no request
-#   can get a quiescent state, and each long call starts a stay that the
-#   request waits one scan for; measured 2.0-2.9x the floor's p50;
+#   under latency its p50 and its p99 are at most half the defaults',
+#   its p99 at most 1.5x the busy floor's (the larger of the no-load
+#   run's p99 and the syscall load's under latency: CPU 2 busy, but
+#   through user space all the time, so that RCU needs no request from
+#   it), and CPU 2 takes fewer interrupts per grace period than under
+#   jiffies_till_sched_qs=1. Its p99 against the no-load floor's alone
+#   (issue 39's goal, 1.5x) is reported: a busy vCPU costs the others
+#   host time whatever RCU does (the syscall load's p99 is 1.2-1.8x the
+#   no-load floor's under the defaults), and munmap spends most of its
+#   time in read-side critical sections under page-table locks, where a
+#   request can only flag the reader for rcu_read_unlock() to note a
+#   quiescent state that a later request reports;
 # - the exit load (processes opening 16384 sockets with short system
 #   calls, then closing them all in one long exit): fewer interrupts per
 #   grace period than under jiffies_till_sched_qs=1 (its p50 against the
-#   defaults' is reported: shorter in 4 boots of 5, 7% longer in one);
+#   defaults' is reported: most of the load is the sockets' creation);
 # - the syscall load, in and out of the kernel: CPU 2 takes no more
 #   interrupts per grace period under latency than under the defaults,
 #   give or take 0.2 (issue 38, item 4: the request goes only to a CPU
@@ -42,12 +47,17 @@ field() { json_num "$(measure_row "$json" "$2" "$1")" "$3"; }
 # k VALUE: VALUE (ms, or interrupts per grace period) times 1000, an integer.
 k() { awk -v x="$1" 'BEGIN { if (x != "") printf "%d\n", x * 1000 }'; }
 
-floor=$(k "$(field latency none p99_ms)")
+floor=$(k "$(field latency none p99_ms)") busy=$(k "$(field latency syscall p99_ms)")
 p=$(k "$(field latency munmap p99_ms)")
 diag "latency, load munmap: p99 synchronize_rcu() $(ms "${p:-0}") ms against the no-load floor's $(ms "${floor:-0}") ms (issue 39's goal: 1.5x; reported)"
-p=$(k "$(field latency munmap p50_ms)") d=$(k "$(field default munmap p50_ms)")
-ratio_le "$p" "$d" 1 2 \
-	"latency, load munmap on nohz_full CPU $nz: p50 synchronize_rcu() $(ms "${p:-0}") ms at most half the defaults' $(ms "${d:-0}") ms"
+[[ ${busy:-x} =~ ^[0-9]+$ && ${floor:-x} =~ ^[0-9]+$ ]] && ((floor > busy)) && busy=$floor
+ratio_le "$p" "$busy" 3 2 \
+	"latency, load munmap: p99 synchronize_rcu() $(ms "${p:-0}") ms at most 1.5x the busy floor's $(ms "${busy:-0}") ms (the syscall load's p99, or the no-load one's if larger)"
+for q in p50 p99; do
+	p=$(k "$(field latency munmap ${q}_ms)") d=$(k "$(field default munmap ${q}_ms)")
+	ratio_le "$p" "$d" 1 2 \
+		"latency, load munmap on nohz_full CPU $nz: $q synchronize_rcu() $(ms "${p:-0}") ms at most half the defaults' $(ms "${d:-0}") ms"
+done
 # both: $a and $b are per-1000 figures (k's), neither missing.
 both() { [[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]]; }
 for l in munmap exit; do
