@@ -232,7 +232,7 @@ if [ -n "$nolimit" ]; then
 	# ->rcu_urgent_qs, and spares the request its back-off.
 	# Said in kernel-parameters.txt, the changelog and the code.
 	flag_said() { [ "$(grep -c '^+.*from the second request of a$\|only from the second$\|^+.*from the second request of this$' "$pa")" -eq 3 ] && grep -q 'pte_offset_map_lock()' "$pa"; }
-	help_where() { fn "$pa" "$h" | grep -A1 'IS_ENABLED(CONFIG_PREEMPT_RCU) && !softirq_count() &&' | grep -q '!READ_ONCE(rdp->rcu_urgent_qs) && rcu_nohz_qs_help(rdp, gp_seq)' &&
+	help_where() { fn "$pa" "$h" | grep -A1 'if (!softirq_count() && !READ_ONCE(rdp->rcu_urgent_qs) &&' | grep -q 'rcu_nohz_qs_help(rdp, gp_seq)' && has "$pa" '^\+#ifdef CONFIG_PREEMPT_RCU$' &&
 		fn "$pa" "$h" | grep -n 'rcu_nohz_qs_help\|nohz_qs_misses, 1' | head -1 | grep -q rcu_nohz_qs_help; }
 	ask_restrained() { fn_has "$pa" "$ask" 'nohz_full_patience_delay_jiffies' && fn_has "$pa" "$ask" 'rdp->rcu_forced_tick)'; }
 	# The lockless ->gp_seq check comes before the leaf lock in the note.

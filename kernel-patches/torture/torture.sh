@@ -154,6 +154,8 @@ build() {
 	check_scenario "$s"
 	o=$TB/$s/kernel
 	mkdir -p "$o"
+	# A verdict is the kernel's built now: a build that fails leaves none.
+	rm -f "$TB/$s"/*/verdict
 	frags=$(frags_of "$s")
 	# shellcheck disable=SC2086
 	sum=$(cat $frags | md5sum | cut -d' ' -f1)
