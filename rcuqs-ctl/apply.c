@@ -116,7 +116,11 @@ int apply_changes(const struct rcuqs_ctx *ctx, struct change *c, size_t n)
 	order_changes(c, n);
 
 	for (size_t i = 0; i < n; i++) {
+		const char *alt;
+
 		r = sysfs_write(ctx, c[i].t->sysfs, c[i].value);
+		if (r == -EINVAL && (alt = tunable_kernel_auto(c[i].t, c[i].value, c[i].old)))
+			r = sysfs_write(ctx, c[i].t->sysfs, alt);
 		if (r < 0) {
 			errmsg("cannot set %s=%s: %s%s", c[i].t->name, c[i].value, errstr(r),
 			       c[i].restore ? " (its value before rcuqs, recorded in "

@@ -82,6 +82,14 @@ const char *tunable_spelling(const struct tunable *t, const char *v)
 	return t->type == TT_AUTO_ULONG && strcmp(v, "18446744073709551615") == 0 ? "auto" : v;
 }
 
+const char *tunable_kernel_auto(const struct tunable *t, const char *v, const char *now)
+{
+	if (t->type != TT_AUTO_ULONG || strcmp(v, "auto") != 0 || !*now ||
+	    strspn(now, "0123456789") != strlen(now))
+		return NULL;
+	return "18446744073709551615";
+}
+
 const struct tunable *tunable_find(const char *name)
 {
 	for (size_t i = 0; i < N_TUNABLES; i++)

@@ -57,6 +57,13 @@ static inline size_t tunable_index(const struct tunable *t)
  * jiffies_till_sched_qs's "auto" as the ULONG_MAX it stands for.
  */
 const char *tunable_spelling(const struct tunable *t, const char *v);
+/*
+ * What to write for V when the kernel refused it: ULONG_MAX for "auto"
+ * where the parameter reads as a number (NOW), as an unpatched
+ * jiffies_till_sched_qs made writable does (the RFC's 1/3), since it
+ * means "calculate it" there; NULL when there is nothing else to try.
+ */
+const char *tunable_kernel_auto(const struct tunable *t, const char *v, const char *now);
 /* Lookup by exact name; NULL when unknown. */
 const struct tunable *tunable_find(const char *name);
 /* A name that must be refused outright: contains '/', "..", or is empty. */

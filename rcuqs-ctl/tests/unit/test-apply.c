@@ -52,6 +52,39 @@ static void test_all_written(void **state)
 	assert_string_equal(c[1].old, "0");
 }
 
+/*
+ * A kernel whose jiffies_till_sched_qs takes numbers only (the RFC's 1/3)
+ * refuses "auto"; its ULONG_MAX means the same. Where the parameter reads
+ * "auto" (the rcuqs series) a refusal stands.
+ */
+static void test_auto_as_ulong_max(void **state)
+{
+	struct change c[1] = { ch("rcutree.jiffies_till_sched_qs", "auto") };
+
+	(void)state;
+	unit_write(P "jiffies_till_sched_qs", 0644, "3\n");
+	unit_fault("module/rcutree/parameters/jiffies_till_sched_qs", 1, EINVAL);
+	assert_int_equal(apply_changes(&unit_ctx, c, 1), 0);
+	assert_string_equal(unit_read(P "jiffies_till_sched_qs"), "18446744073709551615");
+}
+
+static void test_auto_refused(void **state)
+{
+	struct change c[1] = { ch("rcutree.jiffies_till_sched_qs", "auto") };
+	const char *err;
+	int r;
+
+	(void)state;
+	unit_fault("module/rcutree/parameters/jiffies_till_sched_qs", 1, EINVAL);
+	capture_begin();
+	r = apply_changes(&unit_ctx, c, 1);
+	err = capture_end();
+	assert_int_equal(r, -EIO);
+	assert_contains(err, "cannot set rcutree.jiffies_till_sched_qs=auto: Invalid argument");
+	assert_string_equal(unit_read(P "jiffies_till_sched_qs"), "auto\n");	/* untouched */
+	assert_int_equal(unit_nlog, 1);	/* no second try */
+}
+
 static void test_second_fails_first_restored(void **state)
 {
 	struct change c[3] = {
@@ -403,6 +436,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_all_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_auto_as_ulong_max, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_auto_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_second_fails_first_restored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_first_fails_nothing_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_fails, setup, teardown),
