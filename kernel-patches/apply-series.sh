@@ -11,6 +11,9 @@
 #   study-7.3      7.3/series then 7.3/study/series (a debug knob for the
 #                  design study, never shipped) on linux-source-7.3, tree
 #                  $BUILD/linux-study-7.3
+#   rfc-7.3        upstream/'s RFC patches, then upstream/test/'s counters
+#                  (the guest suites read them; never shipped) on
+#                  linux-source-7.3, tree $BUILD/linux-rfc-7.3
 #
 # $BUILD/applied/ (applied-6.12/, applied-7.3/ for the others) keeps a copy
 # of the series last applied, and the comparison is by content: moving a
@@ -57,6 +60,20 @@ study-7.3)	# 7.3's series plus the study's patches, gathered in one
 	applied=$BUILD/applied-study-7.3
 	base=7.3
 	;;
+rfc-7.3)	# the RFC (no series file of its own: numbered patches) and
+	# its test-only counters, gathered in one folder likewise
+	comb=$BUILD/series-rfc-7.3
+	rm -rf "$comb"
+	mkdir -p "$comb"
+	for p in "$here"/upstream/[0-9][0-9][0-9][1-9]-*.patch "$here"/upstream/test/[0-9]*.patch; do
+		cp "$p" "$comb/"
+		basename "$p"
+	done >"$comb/series"
+	here=$comb
+	src=$BUILD/linux-rfc-7.3
+	applied=$BUILD/applied-rfc-7.3
+	base=7.3
+	;;
 base)	# pristine 6.1, no series: make kernel-base's reference tree
 	here=$here/base-has-no-series
 	src=$BUILD/linux-base
@@ -64,7 +81,7 @@ base)	# pristine 6.1, no series: make kernel-base's reference tree
 	base=6.1
 	;;
 *)
-	echo "apply-series: unknown baseline '$base' (6.1, 6.12, 7.3, base or study-7.3)" >&2
+	echo "apply-series: unknown baseline '$base' (6.1, 6.12, 7.3, base, study-7.3 or rfc-7.3)" >&2
 	exit 2
 	;;
 esac

@@ -82,9 +82,17 @@ swrite() { sysfs-write "$1" "$2"; }
 
 # setp NAME VALUE: write a parameter that must accept VALUE; a failure is
 # reported by the caller's checks (the read-back), and said here.
+# jiffies_till_sched_qs=auto on a kernel whose parameter takes numbers
+# only (the RFC's 1/3, kernel-patches/upstream, make check-rfc): its
+# ULONG_MAX, which means "calculate it" there as on the command line.
 setp() {
 	local out
-	out=$(swrite "$(ppath "$1")" "$2") || diag "writing '$2' to $1: $out"
+	out=$(swrite "$(ppath "$1")" "$2") && return
+	if [ "$1.$2" = jiffies_till_sched_qs.auto ] && [[ $(param "$1") =~ ^[0-9]+$ ]] &&
+		out=$(swrite "$(ppath "$1")" 18446744073709551615); then
+		return
+	fi
+	diag "writing '$2' to $1: $out"
 }
 
 # The largest valid jiffies_till_sched_qs: half of rcu_jiffies_till_stall_check(),
