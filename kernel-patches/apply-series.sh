@@ -47,31 +47,28 @@ case $base in
 	# 6.1's build names are older than the other baselines
 	[ "$base" != 6.1 ] || src=$BUILD/linux applied=$BUILD/applied
 	;;
-study-7.3)	# 7.3's series plus the study's patches, gathered in one
-	# folder so that the rest of this script sees one series
-	comb=$BUILD/series-study-7.3
+study-7.3 | rfc-7.3)
+	# Patches of more than one folder, gathered in one so that the rest of
+	# this script sees one series: 7.3's series then the study's (a debug
+	# knob, never shipped), or the RFC's numbered patches (no series file
+	# of their own) then its test-only counters
+	comb=$BUILD/series-$base
 	rm -rf "$comb"
 	mkdir -p "$comb"
-	{ series_list "$here/7.3"; series_list "$here/7.3/study"; } >"$comb/series"
-	for p in $(series_list "$here/7.3"); do cp "$here/7.3/$p" "$comb/"; done
-	for p in $(series_list "$here/7.3/study"); do cp "$here/7.3/study/$p" "$comb/"; done
-	here=$comb
-	src=$BUILD/linux-study-7.3
-	applied=$BUILD/applied-study-7.3
-	base=7.3
-	;;
-rfc-7.3)	# the RFC (no series file of its own: numbered patches) and
-	# its test-only counters, gathered in one folder likewise
-	comb=$BUILD/series-rfc-7.3
-	rm -rf "$comb"
-	mkdir -p "$comb"
-	for p in "$here"/upstream/[0-9][0-9][0-9][1-9]-*.patch "$here"/upstream/test/[0-9]*.patch; do
+	if [ "$base" = study-7.3 ]; then
+		paths=$(for d in 7.3 7.3/study; do
+			for p in $(series_list "$here/$d"); do echo "$here/$d/$p"; done
+		done)
+	else
+		paths=$(printf '%s\n' "$here"/upstream/[0-9][0-9][0-9][1-9]-*.patch "$here"/upstream/test/[0-9]*.patch)
+	fi
+	printf '%s\n' "$paths" | while IFS= read -r p; do
 		cp "$p" "$comb/"
 		basename "$p"
 	done >"$comb/series"
 	here=$comb
-	src=$BUILD/linux-rfc-7.3
-	applied=$BUILD/applied-rfc-7.3
+	src=$BUILD/linux-$base
+	applied=$BUILD/applied-$base
 	base=7.3
 	;;
 base)	# pristine 6.1, no series: make kernel-base's reference tree
