@@ -77,9 +77,12 @@ const struct tunable tunables[N_TUNABLES] = {
 	},
 };
 
+/* A TT_AUTO_ULONG's "auto" as the kernel spells it without the series. */
+static const char auto_ulong_max[] = "18446744073709551615";
+
 const char *tunable_spelling(const struct tunable *t, const char *v)
 {
-	return t->type == TT_AUTO_ULONG && strcmp(v, "18446744073709551615") == 0 ? "auto" : v;
+	return t->type == TT_AUTO_ULONG && strcmp(v, auto_ulong_max) == 0 ? "auto" : v;
 }
 
 const char *tunable_kernel_auto(const struct tunable *t, const char *v, const char *now)
@@ -87,7 +90,7 @@ const char *tunable_kernel_auto(const struct tunable *t, const char *v, const ch
 	if (t->type != TT_AUTO_ULONG || strcmp(v, "auto") != 0 || !*now ||
 	    strspn(now, "0123456789") != strlen(now))
 		return NULL;
-	return "18446744073709551615";
+	return auto_ulong_max;
 }
 
 const struct tunable *tunable_find(const char *name)
