@@ -29,7 +29,10 @@
  * counted in unlock_rescheds. nopreempt_us=P spins P us at a time with
  * preemption disabled (no lock, no cond_resched() inside), then enables
  * preemption again: a loop no request can get a quiescent state from
- * before the chunk ends.
+ * before the chunk ends.  The chunk is timed with ktime_get(), not
+ * counted in udelay(1) calls, whose own cost under TCG made a 40 ms chunk
+ * last over 100 ms on a slower host (past jiffies_to_sched_qs, which the
+ * test's premise needs it to stay under).
  * min_gps=N (with ms=T and gp_load=1) goes on past T until N
  * synchronize_rcu() calls have been timed, for at most 10T in all: a test
  * whose statistics need N samples gets them when a loaded host stalls the
@@ -285,11 +288,12 @@ static void run_loop(void)
 			break;
 		}
 		if (nopreempt_us) {
-			uint us;
+			ktime_t t0;
 
 			preempt_disable();
-			for (us = 0; us < nopreempt_us; us++)
-				udelay(1);
+			t0 = ktime_get();
+			while (ktime_us_delta(ktime_get(), t0) < nopreempt_us)
+				cpu_relax();
 			preempt_enable();
 		} else if (reader && unlock_nopreempt) {
 			bool before;
