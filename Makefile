@@ -232,6 +232,7 @@ check-host:
 	@./scripts/run-step.sh repo $(MAKE) --no-print-directory check-repo
 	@./scripts/run-step.sh patches $(MAKE) -C kernel-patches check
 	@./scripts/run-step.sh trial ./tests/trial/check-trial.sh
+	@./scripts/run-step.sh harness ./tests/harness/check-run-guest.sh
 	@./scripts/run-step.sh ansible ./tests/ansible/check-ansible.sh
 	@./scripts/run-step.sh quickstart-watch ./tests/quickstart/check-watch.sh
 	@./scripts/run-step.sh follow ./tests/follow/check-follow.sh
