@@ -103,14 +103,20 @@ check-kdeb-build:
 # suite's quick start plus a boot with nohz_full=1 where rcuqs-ctl measure
 # and measure --compare --json run, their output kept in
 # $(RESULTS)/quickstart-measure.txt and .json: quickstart-measure.tap
-# and quickstart-measure/. SUITE=bookworm, trixie, fleet, fallback or
-# measure runs one. Needs
+# and quickstart-measure/. The follow suite (Debian 12, doc/fleet.md's
+# machine that follows its ring by itself): the first build from an
+# earlier linux-source-6.1 upload, tried and committed; the build host's
+# rcuqs-kernel-follow publishes the installed upload's build, promoted;
+# the VM installs it through unattended-upgrades, reboots, tries and
+# commits it with no command typed: quickstart-follow.tap and
+# quickstart-follow/. SUITE=bookworm, trixie, fleet, fallback, measure or
+# follow runs one. Needs
 # root; not part of make check; about 10 minutes a suite once its kernel
 # and root are built (tests/quickstart/README has the times).
 .PHONY: check-quickstart
 check-quickstart: deps
 	@mkdir -p $(RESULTS)
-	@rc=0; for s in $(or $(SUITE),bookworm trixie fleet fallback measure); do \
+	@rc=0; for s in $(or $(SUITE),bookworm trixie fleet fallback measure follow); do \
 		JOBS=$(or $(JOBS),2) ./tests/quickstart/check-quickstart.sh $$s || rc=1; \
 	done; exit $$rc
 

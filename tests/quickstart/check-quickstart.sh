@@ -10,7 +10,15 @@
 # quickstart-fallback), measure (Debian 12, the bookworm suite's plan with
 # one more boot, nohz_full=1, where rcuqs-ctl measure and measure
 # --compare --json run: quickstart-measure, their output kept in
-# $RESULTS/quickstart-measure.txt and .json). Run as root (debootstrap, loop devices, mount);
+# $RESULTS/quickstart-measure.txt and .json), follow (Debian 12, a fleet
+# machine of the stable ring that follows it by itself through
+# unattended-upgrades: the first build from linux-source-6.1
+# $QS_FOLLOW_FROM, tried and committed; then, the VM off, the build host's
+# rcuqs-kernel-follow builds the upload installed before the run
+# (6.1.192-3 today) into canary, reusing the O= folder and ccache, and
+# it is promoted; the VM, with no command typed, installs it, reboots
+# (Automatic-Reboot), tries and commits it: quickstart-follow; the host's
+# linux-source-6.1 is back at its version at the end). Run as root (debootstrap, loop devices, mount);
 # nothing is loaded into the host's kernel, the patched kernel runs only
 # inside QEMU. Not part of make check.
 #
@@ -60,6 +68,8 @@ top=$(cd "$here/../.." && pwd)
 : "${QS_KDEB_BUILD:=}"
 # The measure suite: seconds a load (rcuqs-ctl measure --seconds).
 : "${QS_MEASURE_SECONDS:=5}"
+# The follow suite: the upload the first build is made from.
+: "${QS_FOLLOW_FROM:=6.1.190-1}"
 case $QS_KCONFIG in '' | /*) ;; *) QS_KCONFIG=$(pwd)/$QS_KCONFIG ;; esac
 export BUILD RESULTS
 suite=${1:-bookworm}
@@ -70,7 +80,8 @@ trixie) qsname=debian13 dist=trixie kernel=6.12 ;;
 fleet) qsname=fleet dist=bookworm kernel=6.1 ;;
 fallback) qsname=fallback dist=bookworm kernel=6.1 ;;
 measure) qsname=measure dist=bookworm kernel=6.1 ;;
-*) echo "check-quickstart: SUITE is bookworm, trixie, fleet, fallback or measure" >&2; exit 2 ;;
+follow) qsname=follow dist=bookworm kernel=6.1 ;;
+*) echo "check-quickstart: SUITE is bookworm, trixie, fleet, fallback, measure or follow" >&2; exit 2 ;;
 esac
 qdir=$BUILD/quickstart
 work=$qdir/$qsname
@@ -131,9 +142,18 @@ fleet_md=$top/doc/fleet.md
 vrepo=/srv/rcuqs-repo
 # vmdir: where the VM runs the plan.
 vmdir=/root/rcuqs
-[ "$suite" != fleet ] || vmdir=$vrepo
-if [ "$suite" = fleet ]; then
-	for part in "build:The build host" "machine:A machine" "back:Back to Debian's kernel, in one command"; do
+case $suite in fleet | follow) vmdir=$vrepo ;; esac
+case $suite in
+fleet) parts="build:The build host|machine:A machine|back:Back to Debian's kernel, in one command" ;;
+follow) parts="build:The build host|machine:A machine|follow:A machine that follows its ring by itself" ;;
+*) parts= ;;
+esac
+if [ -n "$parts" ]; then
+	IFS='|'
+	# shellcheck disable=SC2086 # the parts, split at |
+	set -- $parts
+	unset IFS
+	for part; do
 		doc_blocks "$fleet_md" "${part#*:}" >"$work/fleet-${part%%:*}"
 		[ -s "$work/fleet-${part%%:*}" ] || die "doc/fleet.md: a section '${part#*:}' with a code block"
 	done
@@ -155,6 +175,27 @@ fi
 		cmds "$first_blk" | awk -F'\t' '$1 == "reboot" { on = 1 } on'
 		[ -z "$back_blk" ] || cmds "$back_blk" | awk -F'\t' '$1 == "reboot" { exit } 1'
 		cmds 1 "$work/fleet-back" ;;
+	follow)
+		# The build host's and the machine's lines of doc/fleet.md, its
+		# unattended-upgrades lines; the trial boot of the first build;
+		# then the harness's: the VM off while the build host's
+		# rcuqs-kernel-follow publishes the next upload's build (the
+		# host does it after the boot that ran ": host-follow"), and a
+		# boot where nothing is typed: apt's timers (started a minute
+		# after boot here, not at 6:00) run unattended-upgrades, which
+		# installs the build and reboots. The sleep only waits; that
+		# reboot ends it.
+		cmds 1 "$work/fleet-build"
+		cmds 1 "$work/fleet-machine"
+		cmds 1 "$work/fleet-follow"
+		printf '%s\t%s\n' \
+			reboot "the trial boot of the first build, armed by the kernel hook" \
+			"rcuqs-kernel status" "the first build committed by its health checks" \
+			": host-follow" "the harness's: while the VM is off, the build host's rcuqs-kernel-follow publishes the next upload's build to canary, and it is promoted" \
+			reboot "the harness's: off while the build host publishes" \
+			"sleep 700" "the harness's: nothing typed; unattended-upgrades installs the new build and reboots (Automatic-Reboot)" \
+			"rcuqs-kernel status" "the new build, tried and committed by itself" \
+			"cat /var/log/unattended-upgrades/unattended-upgrades.log /var/log/unattended-upgrades/unattended-upgrades-dpkg.log" "the harness's: what unattended-upgrades did" ;;
 	fallback)
 		# The README's build lines and its install of the tool; then a
 		# trial whose health check fails, and one whose kernel panics
@@ -191,12 +232,17 @@ fi
 			"rcuqs-ctl measure --compare --seconds $QS_MEASURE_SECONDS --json >/root/measure.json 2>/root/measure.err; rc=\$?; cat /root/measure.err; echo QS-JSON-BEGIN; cat /root/measure.json; echo QS-JSON-END; exit \$rc" "default, latency and jtsq1 side by side" \
 			"$params >/root/rcu-params.after && diff /root/rcu-params.before /root/rcu-params.after && rm /etc/default/grub.d/zz-quickstart-measure.cfg && update-grub" "the harness's: every parameter as before; the drop-in removed" ;;
 	esac
-	case $suite in fleet | fallback) ;; *) [ -z "$back_blk" ] || cmds "$back_blk" ;; esac
+	case $suite in fleet | fallback | follow) ;; *) [ -z "$back_blk" ] || cmds "$back_blk" ;; esac
 } >"$work/readme-cmds"
 if [ "$suite" = fleet ]; then
 	check "doc/fleet.md and README: the build host, the machine, the quick start from its trial boot on, the way back ($(wc -l <"$work/readme-cmds") lines)" \
 		sh -c "grep -q '^make kernel-repo' '$work/readme-cmds' && grep -q '^apt-get install linux-image-rcuqs-$kernel-amd64' '$work/readme-cmds' &&
 			grep -q '^rcuqs-kernel status' '$work/readme-cmds' && grep -q '^apt-get purge .*rcuqs' '$work/readme-cmds' && [ -n '$back_blk' ]"
+elif [ "$suite" = follow ]; then
+	check "doc/fleet.md: the build host, the machine, and its unattended-upgrades lines ($(wc -l <"$work/readme-cmds") lines)" \
+		sh -c "grep -q '^make kernel-repo' '$work/readme-cmds' && grep -q '^apt-get install linux-image-rcuqs-$kernel-amd64' '$work/readme-cmds' &&
+			grep -q 'codename=stable' '$work/readme-cmds' && grep -q 'Automatic-Reboot \"true\"' '$work/readme-cmds' &&
+			grep -q 'APT::Periodic::Unattended-Upgrade' '$work/readme-cmds'"
 else
 	check "README: the quick start has commands and a way back ($(wc -l <"$work/readme-cmds") lines)" \
 		sh -c "[ -s '$work/readme-cmds' ] && [ -n '$back_blk' ]"
@@ -233,13 +279,52 @@ repo_meta() {
 	awk -v RS= -v p="$1" -v OFS='\t' '$0 ~ "(^|\n)Package: " p "\n" {
 		v = d = ""; n = split($0, l, "\n")
 		for (i = 1; i <= n; i++) { if (l[i] ~ /^Version: /) v = substr(l[i], 10); if (l[i] ~ /^Depends: /) d = substr(l[i], 10) }
-		print v, d }' "$repo/dists/${2:-canary}/main/binary-amd64/Packages" |
+		print v, d }' "${dists:-$repo/dists}/${2:-canary}/main/binary-amd64/Packages" |
 		while IFS="$tab" read -r v d; do
 			if [ -z "${best-}" ] || dpkg --compare-versions "$v" gt "$best"; then best=$v bestd=$d; fi
 			printf '%s\t%s\n' "$best" "$bestd"
 		done | tail -n 1
 }
 config=$qdir/config-vm$( [ "$kernel" = 6.1 ] || echo "-$kernel")
+if [ "$suite" = follow ]; then
+	# The first build is made from an earlier upload, $QS_FOLLOW_FROM; the
+	# version installed now is the "new upload" rcuqs-kernel-follow finds
+	# later (apt-cache policy's candidate), and is installed again at the
+	# end whatever happens. ccache in the suite's own folder, emptied: the
+	# first build is cold, the follow's rebuild is what the O= folder and
+	# ccache make of it.
+	src_was=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || :)
+	[ -n "$src_was" ] || die "host: linux-source-6.1 installed (the follow suite builds from it)"
+	dpkg --compare-versions "$src_was" gt "$QS_FOLLOW_FROM" ||
+		die "host: linux-source-6.1 $src_was installed, not above QS_FOLLOW_FROM=$QS_FOLLOW_FROM (the upload the first build is made from; the installed one is the new upload)"
+	# make kernel-repo adds every rcuqs kernel package in $BUILD: 6.1
+	# builds of other uploads (a newer one would be the "first build")
+	# wait in $work/aside meanwhile, and come back at the end unless this
+	# run made a file of the same name.
+	aside=$work/aside
+	rm -rf "$aside"
+	mkdir -p "$aside"
+	for f in "$BUILD"/linux-image-6.1.*-rcuqs*.deb "$BUILD"/linux-headers-6.1.*-rcuqs*.deb; do
+		[ ! -e "$f" ] || mv "$f" "$aside/"
+	done
+	restore_source() {
+		for f in "$aside"/*.deb; do
+			[ ! -e "$f" ] || mv -n "$f" "$BUILD/"
+		done
+		v=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || :)
+		[ "$v" = "$src_was" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades \
+			"linux-source-6.1=$src_was" >"$work/restore-source.log" 2>&1 ||
+			echo "check-quickstart: linux-source-6.1 $src_was could not be installed again (log: $work/restore-source.log)" >&2
+	}
+	trap restore_source EXIT
+	trap 'exit 1' INT TERM HUP
+	command -v ccache >/dev/null 2>&1 || apt-get install -y -q ccache >/dev/null 2>&1 ||
+		die "host: ccache installed (apt-get install ccache)"
+	export CCACHE_DIR="$qdir/ccache" CCACHE_MAXSIZE=10G
+	rm -rf "$CCACHE_DIR"
+	check "host: linux-source-6.1 $QS_FOLLOW_FROM installed for the first build ($src_was afterwards, the new upload)" \
+		env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades "linux-source-6.1=$QS_FOLLOW_FROM"
+fi
 while read -r hcmd; do
 	case $hcmd in
 	"apt-get install"*)
@@ -341,7 +426,7 @@ rm -rf "$stage"
 mkdir -p "$stage/root/quickstart" "$stage/etc/systemd/system/multi-user.target.wants"
 inst=$work/kernel-deb.install
 [ -s "$inst" ] || die "host: build/kernel-deb.install (make kernel-deb writes it)"
-if [ "$suite" = fleet ]; then
+if [ "$suite" = fleet ] || [ "$suite" = follow ]; then
 	# The repository, where the VM's rcuqs-stable.sources says it is; a fleet
 	# machine has no build folder. The plan runs in the repository's
 	# folder: doc/fleet.md installs the keyring and rcuqs-stable.sources from
@@ -376,11 +461,29 @@ ln -s ../rcuqs-quickstart.service "$stage/etc/systemd/system/multi-user.target.w
 # start: its ExecStartPre prints GRUB's state as the boot found it.
 mkdir -p "$stage/etc/systemd/system/rcuqs-kernel-assess.service.d"
 printf '[Unit]\nAfter=rcuqs-quickstart.service\n' >"$stage/etc/systemd/system/rcuqs-kernel-assess.service.d/quickstart.conf"
-# The console is the runner's: no getty there; no apt timers (no network).
-for u in serial-getty@ttyS0.service getty@tty1.service apt-daily.timer apt-daily-upgrade.timer \
-	e2scrub_all.timer fstrim.timer; do
+# The console is the runner's: no getty there; no apt timers (no
+# network), but in the follow suite, where they are what installs the
+# new build: there they fire a minute (update) and two (upgrade) after
+# each boot instead of at random times of the day, and apt.systemd.daily
+# runs at each firing instead of once a day ("always", the harness's:
+# every boot of the VM is a day of the machine).
+timers="apt-daily.timer apt-daily-upgrade.timer"
+[ "$suite" != follow ] || timers=
+for u in serial-getty@ttyS0.service getty@tty1.service $timers e2scrub_all.timer fstrim.timer; do
 	ln -s /dev/null "$stage/etc/systemd/system/$u"
 done
+if [ "$suite" = follow ]; then
+	for t in apt-daily:1min apt-daily-upgrade:2min; do
+		mkdir -p "$stage/etc/systemd/system/${t%%:*}.timer.d"
+		printf '[Timer]\nOnCalendar=\nOnBootSec=%s\nRandomizedDelaySec=0\nPersistent=false\n' "${t#*:}" \
+			>"$stage/etc/systemd/system/${t%%:*}.timer.d/quickstart.conf"
+	done
+	mkdir -p "$stage/etc/apt/apt.conf.d"
+	# The runner's apt-get waits for the lock unattended-upgrades may
+	# hold, as an administrator would, rather than fail at once.
+	printf 'APT::Periodic::Update-Package-Lists "always";\nAPT::Periodic::Unattended-Upgrade "always";\nDPkg::Lock::Timeout "600";\n' \
+		>"$stage/etc/apt/apt.conf.d/99rcuqs-quickstart-follow"
+fi
 # apt asks "Do you want to continue? [Y/n]" before an install that
 # brings more packages and before a purge: the administrator answers yes;
 # here apt is told so (the only answer given).
@@ -389,11 +492,15 @@ echo 'APT::Get::Assume-Yes "true";' >"$stage/etc/apt/apt.conf.d/99rcuqs-quicksta
 ok "host: staged for $staged"
 
 t=$(date +%s)
-msg=$("$here/image.sh" root "$dist" "$qdir/$dist-root.tar" 2>&1) || die "image: debootstrap $dist" "$msg"
+# The follow suite's image has unattended-upgrades (the VM has no
+# network to install it from): a root tarball of its own.
+roottar=$qdir/$dist-root.tar extra=
+[ "$suite" != follow ] || roottar=$qdir/$dist-uu-root.tar extra=unattended-upgrades
+msg=$("$here/image.sh" root "$dist" "$roottar" $extra 2>&1) || die "image: debootstrap $dist" "$msg"
 ok "image: $dist root ($msg, $(($(date +%s) - t)) s)"
 t=$(date +%s)
 disk=$work/disk.img
-msg=$("$here/image.sh" disk "$dist" "$qdir/$dist-root.tar" "$disk" "$stage" "$work/kernel" 2>&1) || die "image: the disk" "$msg"
+msg=$("$here/image.sh" disk "$dist" "$roottar" "$disk" "$stage" "$work/kernel" 2>&1) || die "image: the disk" "$msg"
 echo "$msg" >"$logs/00-image.log"
 ok "image: $disk ($(($(date +%s) - t)) s)"
 
@@ -436,6 +543,58 @@ maxboots=$((reboots + 3))
 # fallback: the boot rcuqs-kernel-assess.service reboots by itself, and
 # the one that panics.
 [ "$suite" != fallback ] || maxboots=$((maxboots + 2))
+# follow: the reboot unattended-upgrades asks for.
+[ "$suite" != follow ] || maxboots=$((maxboots + 1))
+# host_follow: the build host's part of the follow suite, the VM off:
+# rcuqs-kernel-follow once (its configuration file: this run's
+# repository, the VM's configuration, the suite's ccache; the gate checks
+# the packages only, the VM is the canary here), the build promoted to
+# stable as doc/fleet.md's person does, the repository copied into the
+# VM's disk. What the VM installed before is kept ($work/dists-1) for the
+# checks of its install step.
+followed= new_rel=
+host_follow() {
+	cp -a "$repo/dists" "$work/dists-1"
+	fs=$work/follow-state
+	rm -rf "$fs" "$work/follow-logs"
+	mkdir -p "$fs"
+	echo "$QS_FOLLOW_FROM" >"$fs/6.1"
+	# shellcheck disable=SC2016 # the gate's own shell expands it
+	printf '%s\n' "RCUQS_SRC='$top'" "BUILD='$BUILD'" "REPO='$repo'" "REPO_URI='file:$vrepo'" \
+		"BASELINES=6.1" "KCONFIG_6_1='$config'" "JOBS='$JOBS'" \
+		'GATE='"'"'for d in $RCUQS_FOLLOW_DEBS; do dpkg-deb -I "$d" >/dev/null || exit 1; done'"'" \
+		"CCACHE_DIR='$CCACHE_DIR'" "CCACHE_MAXSIZE=10G" \
+		"FOLLOW_STATE='$fs'" "FOLLOW_LOGS='$work/follow-logs'" >"$work/follow.conf"
+	ccache -z >/dev/null 2>&1 || :
+	t=$(date +%s)
+	if RCUQS_FOLLOW_CONFIG=$work/follow.conf "$top/build-host/rcuqs-kernel-follow" >"$logs/00-follow.log" 2>&1; then
+		ok "host: rcuqs-kernel-follow, the VM off: linux-source-6.1 $(cat "$fs/6.1") built, gated and published to canary ($(($(date +%s) - t)) s; ccache: $(ccache -s 2>/dev/null | awk '/^ *Hits:/ { print $2 " hits of " $4; exit }'))"
+	else
+		cat "$work"/follow-logs/*.log >>"$logs/00-follow.log" 2>/dev/null || :
+		die "host: rcuqs-kernel-follow, the VM off" "$(tail -30 "$logs/00-follow.log")"
+	fi
+	cp "$work"/follow-logs/*.log "$logs/" 2>/dev/null || :
+	new_img=$(grep -o "[^ ]*/linux-image-6\.1\.[^ ]*\.deb" "$BUILD/kernel-deb.install")
+	new_pkg=$(dpkg-deb -f "$new_img" Package) new_ver=$(dpkg-deb -f "$new_img" Version)
+	case $new_ver in "$src_was"+rcuqs*) ;; *) die "host: the follow's build is of linux-source-6.1 $src_was (got $new_pkg $new_ver)" ;; esac
+	got=$(repo_meta linux-image-rcuqs-6.1-amd64 canary)
+	check "host: canary's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the new build: $new_pkg (= $new_ver)" \
+		sh -c '[ "$1" = "$2" ] || { echo "Depends: $1"; exit 1; }' sh "${got#*"$tab"}" "$new_pkg (= $new_ver)"
+	if make -C "$top" kernel-repo-promote REPO="$repo" PROMOTE="$new_pkg=$new_ver" \
+		>"$logs/00-follow-promote.log" 2>&1 </dev/null; then
+		ok "host: make kernel-repo-promote PROMOTE=$new_pkg=$new_ver, into stable"
+	else
+		die "host: make kernel-repo-promote PROMOTE=$new_pkg=$new_ver" "$(tail -20 "$logs/00-follow-promote.log")"
+	fi
+	got=$(repo_meta linux-image-rcuqs-6.1-amd64 stable)
+	check "host: stable's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the new build" \
+		sh -c '[ "$1" = "$2" ] || { echo "Depends: $1"; exit 1; }' sh "${got#*"$tab"}" "$new_pkg (= $new_ver)"
+	msg=$("$here/image.sh" sync "$disk" "$repo" "$vrepo" 2>&1) || die "host: the repository into the VM's disk" "$msg"
+	ok "host: the repository copied into the VM's $vrepo"
+	new_rel=${new_pkg#linux-image-}
+	dists=$work/dists-1
+	followed=1
+}
 panicked=
 b=0
 done=
@@ -487,6 +646,9 @@ while [ "$b" -lt "$maxboots" ]; do
 		not_ok "boot $b: $uname up, through GRUB (no \"Booting\" line from GRUB)" "$(head -c 2000 "$out")"
 	fi
 	if grep -q '^QS-DONE' "$out"; then done=1; break; fi
+	if [ "$suite" = follow ] && [ -z "$followed" ] && grep -q '^QS-STEP [0-9]*: : host-follow$' "$out"; then
+		host_follow
+	fi
 done
 [ -n "$done" ] || not_ok "the VM ran the plan to its end (QS-DONE) within $maxboots boots"
 
@@ -513,6 +675,16 @@ while IFS="$tab" read -r cmd comment <&3; do
 	i=$((i + 1))
 	rc=$(sed -n "s/^QS-RC $i: //p" "$all" | head -n1)
 	run=$(boot_of "$i")
+	case $suite:$cmd in
+	"follow:sleep "*)
+		# Its end is the reboot unattended-upgrades asks for, not the
+		# sleep's: no QS-RC, and the next boot goes on with the plan.
+		nb=$(boot_after "$i")
+		check "step $i on $run: $cmd, nothing typed: the boot ended before the sleep did (a reboot; boot ${nb:-none} next: $(boot_line "$nb" BOOT))" \
+			sh -c '[ -z "$1" ] && [ -n "$2" ] && printf "%s\n" "$3" | grep -q "^QS-STEP $4: "' sh "$rc" "$nb" "$(step_out "$i"; grep "^QS-STEP $i: " "$all")" "$i"
+		prev=$cmd
+		continue ;;
+	esac
 	if [ -z "$rc" ]; then
 		not_ok "step $i: $cmd (not reached)"
 		prev=$cmd
@@ -522,7 +694,7 @@ while IFS="$tab" read -r cmd comment <&3; do
 	case $cmd in
 	"apt-get update"*)
 		check "step $i: apt-get update reads the signed repository, no warning or error" \
-			sh -c 'printf "%s\n" "$1" | grep -q "file:$2 rcuqs InRelease" && ! printf "%s\n" "$1" | grep -Eq "^(W|E|Err):|NO_PUBKEY|not signed"' \
+			sh -c 'printf "%s\n" "$1" | grep -Eq "file:$2 (stable|canary) InRelease" && ! printf "%s\n" "$1" | grep -Eq "^(W|E|Err):|NO_PUBKEY|not signed"' \
 			sh "$(step_out "$i")" "$vrepo" ;;
 	"apt-get install linux-image-rcuqs-"*)
 		# What dpkg has after the step (QS-DPKG) and where apt has it from
@@ -537,7 +709,8 @@ while IFS="$tab" read -r cmd comment <&3; do
 		check "step $i: installed: $meta $mver, the build it depends on, $kpkg $kver, and rcuqs $tool (dpkg: $(printf '%s\n' "$dpkgs" | awk '$1 == "ii" { printf "%s%s %s", s, $2, $3; s = ", " }'))" \
 			sh -c 'l=$1; shift; for w; do printf "%s\n" "$l" | grep -qxF "ii $w" || { echo "not installed: $w"; exit 1; }; done' \
 			sh "$dpkgs" "$meta $mver" "$kpkg $kver" "rcuqs $tool"
-		from=$(sed -n "s/^QS-POLICY $i: //p" "$all" | awk -v r=" file:$vrepo rcuqs/main " '
+		# The ring's suite, stable (rcuqs-stable.sources) here.
+		from=$(sed -n "s/^QS-POLICY $i: //p" "$all" | awk -v r=" file:$vrepo stable/main " '
 			/^[^ ]/ { p = $1; sub(/:$/, "", p); star = 0; next }
 			/^ \*\*\* / { star = 1; next }
 			/^     [^ ]/ { star = 0; next }
@@ -608,6 +781,12 @@ while IFS="$tab" read -r cmd comment <&3; do
 		c=$(boot_line "$nb" CMDLINE)
 		check "step $i: after off and update-grub, the next boot's command line has no rcutree. parameter (boot ${nb:-none}: ${c:-not reached})" \
 			sh -c "[ -n '$c' ] && ! printf '%s\n' '$c' | grep -q 'rcutree\.'" ;;
+	"cat /var/log/unattended-upgrades/unattended-upgrades.log "*)
+		uu=$(step_out "$i")
+		check "step $i: unattended-upgrades upgraded linux-image-rcuqs-6.1-amd64, dpkg unpacked the new build $new_rel with it, and it rebooted by itself ($(printf '%s\n' "$uu" | grep -m1 'rebooting$'))" \
+			sh -c 'printf "%s\n" "$1" | grep -q "Packages that will be upgraded: .*linux-image-rcuqs-6.1-amd64" &&
+				printf "%s\n" "$1" | grep -q "Unpacking $2 " && printf "%s\n" "$1" | grep -q "Found /var/run/reboot-required, rebooting$"' \
+			sh "$uu" "linux-image-$new_rel" ;;
 	*"rcu-params.after"*)
 		# The measure suite: what both measures left.
 		check "step $i: every rcutree and rcupdate parameter as before both measures (${nparams:-?} parameters, diff: $(step_out "$i" | grep -c '^[<>]') lines)" \
@@ -680,15 +859,29 @@ first_uname=$(sed -n 's/^QS-BOOT 1: //p' "$all")
 check "boot 1 runs Debian's kernel ($first_uname)" sh -c "case '$first_uname' in *-amd64) ;; *) exit 1 ;; esac"
 fin=$(sed -n 's/^QS-FINAL uname: //p' "$all")
 left=$(sed -n 's/^QS-FINAL rcuqs packages installed: //p' "$all" | sed 's/ *$//')
-check "at the end, GRUB boots Debian's kernel by default (${fin:-not reached})" sh -c "case '$fin' in *-amd64) ;; *) exit 1 ;; esac"
+if [ "$suite" = follow ]; then
+	check "at the end, GRUB boots the new build by default (${fin:-not reached}, the follow's ${new_rel:-none})" \
+		sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh "$fin" "${new_rel:-}"
+else
+	check "at the end, GRUB boots Debian's kernel by default (${fin:-not reached})" sh -c "case '$fin' in *-amd64) ;; *) exit 1 ;; esac"
+fi
 # The README's way back purges rcuqs too; doc/fleet.md's keeps the tool.
 case $suite in
 fleet) want_left=rcuqs what="no linux-*rcuqs* package is installed, rcuqs (the tool) stays" ;;
 fallback) want_left="linux-headers-$(sed -n 's|.*/linux-headers-\([^_]*\)_.*|\1|p' "$inst") linux-image-$(sed -n 's|.*/linux-image-\([^_]*\)_.*|\1|p' "$inst") rcuqs"
 	what="the rejected kernel installed, not booted, and rcuqs" ;;
+follow) want_left="linux-image-${new_rel:-?} linux-image-rcuqs-6.1-amd64 rcuqs"
+	what="the new build, the meta-package and rcuqs are installed" ;;
 *) want_left='' what="no rcuqs package is installed" ;;
 esac
-check "at the end, $what (dpkg-query: ${left:-none})" sh -c "grep -q '^QS-FINAL rcuqs packages' '$all' && [ '$left' = '$want_left' ]"
+if [ "$suite" = follow ]; then
+	# The first build may stay or go (apt keeps two kernels; this is
+	# unattended-upgrades' call): named, not asserted.
+	check "at the end, $what (dpkg-query: ${left:-none})" \
+		sh -c 'for p in $2; do case " $1 " in *" $p "*) ;; *) echo "not installed: $p"; exit 1 ;; esac; done' sh "$left" "$want_left"
+else
+	check "at the end, $what (dpkg-query: ${left:-none})" sh -c "grep -q '^QS-FINAL rcuqs packages' '$all' && [ '$left' = '$want_left' ]"
+fi
 out "1..$n"
 out "# check-quickstart $qsname: $((n - failed)) of $n passed, $failed failed, in $(elapsed); console logs in $logs"
 [ "$failed" = 0 ]

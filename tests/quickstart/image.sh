@@ -1,10 +1,12 @@
 #!/bin/sh
 # image.sh: the Debian disk image of make check-quickstart (run as root).
 #
-#   image.sh root SUITE TARBALL
+#   image.sh root SUITE TARBALL [PACKAGE,...]
 #       debootstrap --variant=minbase SUITE with Debian's kernel, GRUB (BIOS),
-#       systemd and what the quick start's packages depend on, packed as
-#       TARBALL (a cache: later runs only unpack it).
+#       systemd and what the quick start's packages depend on, and the
+#       PACKAGEs given (the follow suite's unattended-upgrades: the VM has
+#       no network to install them from), packed as TARBALL (a cache: later
+#       runs only unpack it).
 #   image.sh disk SUITE TARBALL DISK STAGE KDIR
 #       a 3 GiB sparse raw DISK: one MBR partition, ext4, the root unpacked,
 #       STAGE (a folder) copied over it, fstab, GRUB set for the serial
@@ -15,6 +17,10 @@
 #       GRUB in the MBR from inside (grub-install /dev/vda, update-grub):
 #       this host's kernel reads no MBR partition table, so a chroot here
 #       cannot give grub-install the disk and its partition.
+#   image.sh sync DISK SRC DEST
+#       DEST in the DISK's root (made by "disk", the VM not running)
+#       replaced by a copy of the folder SRC: the follow suite's repository,
+#       published on the host between two boots.
 #
 # Nothing is loaded into the host's kernel: loop devices and mount only.
 set -eu
@@ -44,8 +50,9 @@ mirror() {
 }
 
 cmd_root() {
-	suite=$1 tarball=$2
-	key=$(printf '%s %s' "$suite" "$INCLUDE" | sha256sum | cut -c1-10)
+	suite=$1 tarball=$2 extra=${3:-}
+	include=$INCLUDE${extra:+,$extra}
+	key=$(printf '%s %s' "$suite" "$include" | sha256sum | cut -c1-10)
 	[ -f "$tarball" ] && [ "$(cat "$tarball.key" 2>/dev/null)" = "$key" ] && {
 		echo "image: $tarball (cached)"
 		return 0
@@ -56,7 +63,7 @@ cmd_root() {
 	mkdir -p "$dir"
 	m=$(mirror "$suite")
 	echo "image: debootstrap --variant=minbase $suite from $m (log: $tarball.log)"
-	debootstrap --variant=minbase --include="$INCLUDE" "$suite" "$dir" "$m" >"$tarball.log" 2>&1 ||
+	debootstrap --variant=minbase --include="$include" "$suite" "$dir" "$m" >"$tarball.log" 2>&1 ||
 		die "debootstrap failed: tail of $tarball.log: $(tail -5 "$tarball.log")"
 	rm -f "$dir"/var/cache/apt/archives/*.deb
 	tar -C "$dir" --numeric-owner -cf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
@@ -121,8 +128,35 @@ cmd_disk() {
 	echo "image: $disk ($suite, root UUID=$uuid, Debian's kernel $(cat "$kdir/release") in $kdir)"
 }
 
+# mount_root DISK COMMAND [ARG...]: COMMAND (sh -eu -c, ARGs as $1..., $mnt the DISK's
+# root mounted) in a private mount namespace, through a loop device at
+# the partition's offset, detached in a trap.
+mount_root() {
+	disk=$1
+	shift
+	size=$(stat -c %s "$disk")
+	loop=$(losetup -f --show -o 1048576 --sizelimit $((size - 1048576)) "$disk")
+	trap 'losetup -d "$loop"' EXIT
+	trap 'exit 1' INT TERM HUP
+	mnt=$(mktemp -d /tmp/rcuqs-qs-mnt.XXXXXX)
+	rc=0
+	unshare --mount --propagation private sh -eu -c 'loop=$1 mnt=$2 cmd=$3; shift 3; mount "$loop" "$mnt"; eval "$cmd"; umount "$mnt"' \
+		sh "$loop" "$mnt" "$@" || rc=$?
+	rmdir "$mnt"
+	return $rc
+}
+cmd_sync() {
+	disk=$1 src=$2 dest=$3
+	[ -f "$disk" ] || die "$disk missing (image.sh disk first)"
+	[ -d "$src" ] || die "$src is not a folder"
+	case $dest in /?*) ;; *) die "DEST $dest: an absolute path in the image" ;; esac
+	mount_root "$disk" 'rm -rf --one-file-system "$mnt$1" && mkdir -p "$mnt$1" && cp -a "$2"/. "$mnt$1"/' "$dest" "$src" ||
+		die "$src could not be copied to $dest in $disk"
+	echo "image: $src copied to $dest in $disk"
+}
 case ${1-} in
 root) shift; cmd_root "$@" ;;
 disk) shift; cmd_disk "$@" ;;
-*) die "usage: image.sh root SUITE TARBALL | disk SUITE TARBALL DISK STAGE KDIR" ;;
+sync) shift; cmd_sync "$@" ;;
+*) die "usage: image.sh root SUITE TARBALL [PACKAGE,...] | disk SUITE TARBALL DISK STAGE KDIR | sync DISK SRC DEST" ;;
 esac
