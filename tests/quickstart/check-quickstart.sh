@@ -300,10 +300,13 @@ if [ "$suite" = follow ]; then
 	# make kernel-repo adds every rcuqs kernel package in $BUILD: 6.1
 	# builds of other uploads (a newer one would be the "first build")
 	# wait in $work/aside meanwhile, and come back at the end unless this
-	# run made a file of the same name.
+	# run made a file of the same name (or a run killed before it put
+	# them back left them there: they go back first).
 	aside=$work/aside
-	rm -rf "$aside"
 	mkdir -p "$aside"
+	for f in "$aside"/*.deb; do
+		[ ! -e "$f" ] || mv -n "$f" "$BUILD/"
+	done
 	for f in "$BUILD"/linux-image-6.1.*-rcuqs*.deb "$BUILD"/linux-headers-6.1.*-rcuqs*.deb; do
 		[ ! -e "$f" ] || mv "$f" "$aside/"
 	done
