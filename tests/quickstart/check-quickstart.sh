@@ -555,7 +555,7 @@ maxboots=$((reboots + 3))
 # stable as doc/fleet.md's person does, the repository copied into the
 # VM's disk. What the VM installed before is kept ($work/dists-1) for the
 # checks of its install step.
-followed= new_rel=
+followed='' new_rel=''
 host_follow() {
 	cp -a "$repo/dists" "$work/dists-1"
 	fs=$work/follow-state
