@@ -227,10 +227,10 @@ s_default_gate() {
 	echo 6.1.192-3 >"$S/cand-linux-source-6.1"
 	echo 6.12.118-1~deb12u1 >"$S/cand-linux-source-6.12"
 	run "$SCRIPT" || why "exit $?"
-	called "make -C $S/src check-quickstart SUITE=bookworm QS_KCONFIG=$S/state/config-6.1/config.amd64_none_amd64 QS_BOOT_TIMEOUT=3600" &&
+	called "make -C $S/src check-quickstart SUITE=bookworm QS_KDEB_DEBS=$S/build/linux-image-6.1.192-rcuqs2_6.1.192-3+rcuqs2_amd64.deb $S/build/linux-headers-6.1.192-rcuqs2_6.1.192-3+rcuqs2_amd64.deb QS_BOOT_TIMEOUT=3600" &&
 		{ [ "$(id -u)" != 0 ] || [ "$(grep -A1 'check-quickstart SUITE=bookworm' "$S/calls" | sed -n 2p)" = KDEB_ROLE=debian ] ||
 			why "the default gate's make has no KDEB_ROLE=debian in its environment"; } &&
-		called "make -C $S/src check-quickstart SUITE=trixie QS_KCONFIG=$S/state/config-6.12/config.amd64_none_amd64" &&
+		called "make -C $S/src check-quickstart SUITE=trixie QS_KDEB_DEBS=$S/build/linux-image-6.12.118-rcuqs2_6.12.118-1~deb12u1+rcuqs2_amd64.deb " &&
 		called "KERNEL=6.12 KCONFIG=$S/state/config-6.12/config.amd64_none_amd64 KDEB_ROLE=debian" &&
 		state_is 6.1 6.1.192-3 && state_is 6.12 6.12.118-1~deb12u1
 }
@@ -348,7 +348,7 @@ t "a new upload: linux-source and linux-config of it installed, make kernel-deb 
 t "the next upload: the same KCONFIG path and role (the same O= folder), its own configuration" s_next_upload_same_folder
 t "the checkout's own make kernel-deb (make -n) takes the follower's arguments: O=\$BUILD/kdeb-6.12-debian, kdeb-debian for the next 6.1 upload, nothing created" s_real_make
 t "logs older than FOLLOW_LOG_DAYS removed, newer ones kept" s_log_prune
-t "the default gate: make check-quickstart, SUITE=bookworm for 6.1 and trixie for 6.12, QS_KCONFIG the build's configuration" s_default_gate
+t "the default gate: make check-quickstart, SUITE=bookworm for 6.1 and trixie for 6.12, QS_KDEB_DEBS the build's packages (not built again)" s_default_gate
 t "a configuration of the fleet's own: its file and KDEB_ROLE_6_12, no linux-config, GATE_6_12" s_own_config
 t "the build fails: nothing published, the state as it was, the step logged and mailed with the log's tail; the next run builds it" s_fail_build
 t "the gate fails: nothing published, the state as it was, the step logged and mailed; the next run builds it" s_fail_gate

@@ -52,6 +52,10 @@
 #    VM's copy of the repository at /srv/rcuqs-repo, the README's quick
 #    start from its first "reboot" (the trial boot) on, the README's way back up to its
 #    reboot, and doc/fleet.md's one command back to Debian's kernel.
+# 6. QS_KDEB_DEBS="IMAGE HEADERS": the build line "make kernel-deb" is not
+#    run; those two packages are staged instead, as built (the default
+#    gate of rcuqs-kernel-follow: the build it is about to publish, booted
+#    without building it again). Not with QS_KDEB_BUILD.
 # 5. QS_KDEB_BUILD=DIR: the build line "make kernel-deb" is not run; the
 #    packages the same baseline's suite last built in the build folder DIR
 #    (DIR/quickstart/debian12 or debian13/kernel-deb.install) are staged
@@ -66,6 +70,7 @@ top=$(cd "$here/../.." && pwd)
 : "${QS_BOOT_TIMEOUT:=900}"
 : "${QS_KCONFIG:=}"
 : "${QS_KDEB_BUILD:=}"
+: "${QS_KDEB_DEBS:=}"
 # The measure suite: seconds a load (rcuqs-ctl measure --seconds).
 : "${QS_MEASURE_SECONDS:=5}"
 # The follow suite: the upload the first build is made from.
@@ -340,6 +345,16 @@ while read -r hcmd; do
 	"make kernel-deb"*)
 		args=$(printf '%s\n' "${hcmd#make kernel-deb}" |
 			sed -e 's/KCONFIG=[^ $]*\$([^)]*)[^ ]*//' -e 's/KCONFIG=[^ ]*//' -e 's/  */ /g' -e 's/ $//')
+		if [ -n "$QS_KDEB_DEBS" ]; then
+			# Not run: the packages named (QS_KDEB_DEBS).
+			[ -z "$QS_KDEB_BUILD" ] || die "host: QS_KDEB_DEBS and QS_KDEB_BUILD together (one or the other)"
+			printf '%s\n' "$QS_KDEB_DEBS" >"$work/kernel-deb.install"
+			rm -f "$work/kernel-deb.release"
+			check "host: make kernel-deb not run (QS_KDEB_DEBS): the $kernel packages named ($QS_KDEB_DEBS)" \
+				sh -c 'grep -Eq "^/[^ ]*/linux-image-$1\.[0-9]*-rcuqs[^ ]*_amd64\.deb /[^ ]*/linux-headers-$1\.[0-9]*-rcuqs[^ ]*_amd64\.deb$" "$2" && for f in $(cat "$2"); do [ -f "$f" ] || { echo "missing: $f"; exit 1; }; done' \
+				sh "$kernel" "$work/kernel-deb.install"
+			continue
+		fi
 		if [ -n "$QS_KDEB_BUILD" ]; then
 			# Not run: the packages an earlier run built (QS_KDEB_BUILD).
 			from=$QS_KDEB_BUILD/quickstart/$( [ "$kernel" = 6.1 ] && echo debian12 || echo debian13)/kernel-deb.install
@@ -443,6 +458,8 @@ else
 	mkdir -p "$stage/root/rcuqs/build"
 	# kroot: the build folder of the kernel's packages (QS_KDEB_BUILD's).
 	kroot=${QS_KDEB_BUILD:-$BUILD}
+	# QS_KDEB_DEBS: the folder of the image package.
+	[ -z "$QS_KDEB_DEBS" ] || kroot=$(dirname "${QS_KDEB_DEBS%% *}")
 	for f in $(cat "$inst"); do
 		case $f in "$kroot"/*) ;; *) die "host: $f in $inst is not under $kroot" ;; esac
 		cp "$f" "$stage/root/rcuqs/build/${f#"$kroot"/}"
