@@ -85,27 +85,39 @@ mbr() {
 	printf '\125\252' | dd of="$1" bs=1 seek=510 conv=notrunc status=none
 }
 
+# attach DISK: $loop, a loop device on DISK's partition, detached in a
+# trap. The partition through a loop device at its offset: this host's
+# kernel may not read MBR partitions (losetup -P finds none without
+# CONFIG_MSDOS_PARTITION), and nothing is to be loaded into it.
+attach() {
+	size=$(stat -c %s "$1")
+	loop=$(losetup -f --show -o 1048576 --sizelimit $((size - 1048576)) "$1")
+	trap 'losetup -d "$loop"' EXIT
+	trap 'exit 1' INT TERM HUP
+}
+# in_root SCRIPT [ARG...]: SCRIPT (sh -eu, ARGs as $1...) with $loop
+# mounted at $mnt, in a private mount namespace: every mount is gone when
+# it ends.
+in_root() {
+	mnt=$(mktemp -d /tmp/rcuqs-qs-mnt.XXXXXX)
+	rc=0
+	unshare --mount --propagation private sh -eu -c 'loop=$1 mnt=$2 script=$3; shift 3; mount "$loop" "$mnt"; eval "$script"; umount "$mnt"' \
+		sh "$loop" "$mnt" "$@" || rc=$?
+	rmdir "$mnt"
+	return $rc
+}
 cmd_disk() {
 	suite=$1 tarball=$2 disk=$3 stage=$4 kdir=$5
 	[ -f "$tarball" ] || die "$tarball missing (image.sh root first)"
 	rm -f "$disk"
 	truncate -s 3G "$disk"
 	mbr "$disk"
-	# The partition through a loop device at its offset: this host's
-	# kernel may not read MBR partitions (losetup -P finds none without
-	# CONFIG_MSDOS_PARTITION), and nothing is to be loaded into it.
-	size=$(stat -c %s "$disk")
-	loop=$(losetup -f --show -o 1048576 --sizelimit $((size - 1048576)) "$disk")
-	trap 'losetup -d "$loop"' EXIT
-	trap 'exit 1' INT TERM HUP
+	attach "$disk"
 	mkfs.ext4 -q -L rcuqs-root "$loop"
 	uuid=$(blkid -s UUID -o value "$loop")
-	mnt=$(mktemp -d /tmp/rcuqs-qs-mnt.XXXXXX)
 	mkdir -p "$kdir"
-	# Every mount in a private mount namespace: gone when it ends.
-	unshare --mount --propagation private sh -eu -c '
-		loop=$1 mnt=$2 tarball=$3 stage=$4 uuid=$5 kdir=$6
-		mount "$loop" "$mnt"
+	in_root '
+		tarball=$1 stage=$2 uuid=$3 kdir=$4
 		tar -C "$mnt" --numeric-owner -xf "$tarball"
 		cp -a "$stage"/. "$mnt"/
 		echo "UUID=$uuid / ext4 errors=remount-ro 0 1" >"$mnt/etc/fstab"
@@ -122,35 +134,18 @@ cmd_disk() {
 		cp "$k" "$kdir/vmlinuz"
 		cp "$mnt/boot/initrd.img-${k##*/vmlinuz-}" "$kdir/initrd.img"
 		echo "${k##*/vmlinuz-}" >"$kdir/release"
-	' sh "$loop" "$mnt" "$tarball" "$stage" "$uuid" "$kdir" || { rmdir "$mnt"; die "the disk image failed"; }
-	rmdir "$mnt"
+	' "$tarball" "$stage" "$uuid" "$kdir" || die "the disk image failed"
 	echo "$uuid" >"$kdir/root-uuid"
 	echo "image: $disk ($suite, root UUID=$uuid, Debian's kernel $(cat "$kdir/release") in $kdir)"
 }
 
-# mount_root DISK COMMAND [ARG...]: COMMAND (sh -eu -c, ARGs as $1..., $mnt the DISK's
-# root mounted) in a private mount namespace, through a loop device at
-# the partition's offset, detached in a trap.
-mount_root() {
-	disk=$1
-	shift
-	size=$(stat -c %s "$disk")
-	loop=$(losetup -f --show -o 1048576 --sizelimit $((size - 1048576)) "$disk")
-	trap 'losetup -d "$loop"' EXIT
-	trap 'exit 1' INT TERM HUP
-	mnt=$(mktemp -d /tmp/rcuqs-qs-mnt.XXXXXX)
-	rc=0
-	unshare --mount --propagation private sh -eu -c 'loop=$1 mnt=$2 cmd=$3; shift 3; mount "$loop" "$mnt"; eval "$cmd"; umount "$mnt"' \
-		sh "$loop" "$mnt" "$@" || rc=$?
-	rmdir "$mnt"
-	return $rc
-}
 cmd_sync() {
 	disk=$1 src=$2 dest=$3
 	[ -f "$disk" ] || die "$disk missing (image.sh disk first)"
 	[ -d "$src" ] || die "$src is not a folder"
 	case $dest in /?*) ;; *) die "DEST $dest: an absolute path in the image" ;; esac
-	mount_root "$disk" 'rm -rf --one-file-system "$mnt$1" && mkdir -p "$mnt$1" && cp -a "$2"/. "$mnt$1"/' "$dest" "$src" ||
+	attach "$disk"
+	in_root 'rm -rf --one-file-system "$mnt$1" && mkdir -p "$mnt$1" && cp -a "$2"/. "$mnt$1"/' "$dest" "$src" ||
 		die "$src could not be copied to $dest in $disk"
 	echo "image: $src copied to $dest in $disk"
 }
