@@ -148,21 +148,16 @@ vrepo=/srv/rcuqs-repo
 # vmdir: where the VM runs the plan.
 vmdir=/root/rcuqs
 case $suite in fleet | follow) vmdir=$vrepo ;; esac
+# doc/fleet.md's sections the suite reads, "NAME:HEADING" each.
 case $suite in
-fleet) parts="build:The build host|machine:A machine|back:Back to Debian's kernel, in one command" ;;
-follow) parts="build:The build host|machine:A machine|follow:A machine that follows its ring by itself" ;;
-*) parts= ;;
+fleet) set -- "build:The build host" "machine:A machine" "back:Back to Debian's kernel, in one command" ;;
+follow) set -- "build:The build host" "machine:A machine" "follow:A machine that follows its ring by itself" ;;
+*) set -- ;;
 esac
-if [ -n "$parts" ]; then
-	IFS='|'
-	# shellcheck disable=SC2086 # the parts, split at |
-	set -- $parts
-	unset IFS
-	for part; do
-		doc_blocks "$fleet_md" "${part#*:}" >"$work/fleet-${part%%:*}"
-		[ -s "$work/fleet-${part%%:*}" ] || die "doc/fleet.md: a section '${part#*:}' with a code block"
-	done
-fi
+for part; do
+	doc_blocks "$fleet_md" "${part#*:}" >"$work/fleet-${part%%:*}"
+	[ -s "$work/fleet-${part%%:*}" ] || die "doc/fleet.md: a section '${part#*:}' with a code block"
+done
 {
 	case $suite in
 	bookworm) cmds "$first_blk" ;;
@@ -290,6 +285,11 @@ repo_meta() {
 			printf '%s\t%s\n' "$best" "$bestd"
 		done | tail -n 1
 }
+# depends_is DESC GOT WANT: GOT (repo_meta's "VERSION<TAB>DEPENDS")
+# depends on exactly WANT.
+depends_is() {
+	check "$1" sh -c '[ "$1" = "$2" ] || { echo "Depends: $1"; exit 1; }' sh "${2#*"$tab"}" "$3"
+}
 config=$qdir/config-vm$( [ "$kernel" = 6.1 ] || echo "-$kernel")
 if [ "$suite" = follow ]; then
 	# The first build is made from an earlier upload, $QS_FOLLOW_FROM; the
@@ -309,16 +309,17 @@ if [ "$suite" = follow ]; then
 	# them back left them there: they go back first).
 	aside=$work/aside
 	mkdir -p "$aside"
-	for f in "$aside"/*.deb; do
-		[ ! -e "$f" ] || mv -n "$f" "$BUILD/"
-	done
+	aside_back() {
+		for f in "$aside"/*.deb; do
+			[ ! -e "$f" ] || mv -n "$f" "$BUILD/"
+		done
+	}
+	aside_back
 	for f in "$BUILD"/linux-image-6.1.*-rcuqs*.deb "$BUILD"/linux-headers-6.1.*-rcuqs*.deb; do
 		[ ! -e "$f" ] || mv "$f" "$aside/"
 	done
 	restore_source() {
-		for f in "$aside"/*.deb; do
-			[ ! -e "$f" ] || mv -n "$f" "$BUILD/"
-		done
+		aside_back
 		v=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || :)
 		[ "$v" = "$src_was" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades \
 			"linux-source-6.1=$src_was" >"$work/restore-source.log" 2>&1 ||
@@ -411,8 +412,7 @@ while read -r hcmd; do
 			die "host: make kernel-repo-promote REPO=$repo PROMOTE=--all" "$(tail -20 "$logs/00-make-kernel-repo-promote.log")"
 		fi
 		got=$(repo_meta "$meta" stable)
-		check "host: the repository's stable $meta ${got%%"$tab"*} depends on this build: ${build%%=*} (= ${build#*=})" \
-			sh -c '[ "$1" = "$2" ] || { echo "Depends: $1"; exit 1; }' sh "${got#*"$tab"}" "${build%%=*} (= ${build#*=})" ;;
+		depends_is "host: the repository's stable $meta ${got%%"$tab"*} depends on this build: ${build%%=*} (= ${build#*=})" "$got" "${build%%=*} (= ${build#*=})" ;;
 	"make kernel-repo"*)
 		# doc/fleet.md's REPO, REPO_KEY and REPO_URI are the fleet's: here
 		# a new repository in the work folder each run, the throwaway test
@@ -432,8 +432,7 @@ while read -r hcmd; do
 		img=$(grep -o "[^ ]*/linux-image-$kernel\.[^ ]*\.deb" "$work/kernel-deb.install")
 		want="$(dpkg-deb -f "$img" Package) (= $(dpkg-deb -f "$img" Version))"
 		got=$(repo_meta "$meta")
-		check "host: the repository's $meta ${got%%"$tab"*} depends on this build: $want" \
-			sh -c '[ "$1" = "$2" ] || { echo "Depends: $1"; exit 1; }' sh "${got#*"$tab"}" "$want" ;;
+		depends_is "host: the repository's $meta ${got%%"$tab"*} depends on this build: $want" "$got" "$want" ;;
 	*) die "host: $hcmd: a build line this harness does not know" ;;
 	esac
 done <"$work/host-cmds"
@@ -598,8 +597,7 @@ host_follow() {
 	new_pkg=$(dpkg-deb -f "$new_img" Package) new_ver=$(dpkg-deb -f "$new_img" Version)
 	case $new_ver in "$src_was"+rcuqs*) ;; *) die "host: the follow's build is of linux-source-6.1 $src_was (got $new_pkg $new_ver)" ;; esac
 	got=$(repo_meta linux-image-rcuqs-6.1-amd64 canary)
-	check "host: canary's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the new build: $new_pkg (= $new_ver)" \
-		sh -c '[ "$1" = "$2" ] || { echo "Depends: $1"; exit 1; }' sh "${got#*"$tab"}" "$new_pkg (= $new_ver)"
+	depends_is "host: canary's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the new build: $new_pkg (= $new_ver)" "$got" "$new_pkg (= $new_ver)"
 	if make -C "$top" kernel-repo-promote REPO="$repo" PROMOTE="$new_pkg=$new_ver" \
 		>"$logs/00-follow-promote.log" 2>&1 </dev/null; then
 		ok "host: make kernel-repo-promote PROMOTE=$new_pkg=$new_ver, into stable"
@@ -607,8 +605,7 @@ host_follow() {
 		die "host: make kernel-repo-promote PROMOTE=$new_pkg=$new_ver" "$(tail -20 "$logs/00-follow-promote.log")"
 	fi
 	got=$(repo_meta linux-image-rcuqs-6.1-amd64 stable)
-	check "host: stable's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the new build" \
-		sh -c '[ "$1" = "$2" ] || { echo "Depends: $1"; exit 1; }' sh "${got#*"$tab"}" "$new_pkg (= $new_ver)"
+	depends_is "host: stable's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the new build" "$got" "$new_pkg (= $new_ver)"
 	msg=$("$here/image.sh" sync "$disk" "$repo" "$vrepo" 2>&1) || die "host: the repository into the VM's disk" "$msg"
 	ok "host: the repository copied into the VM's $vrepo"
 	new_rel=${new_pkg#linux-image-}
@@ -688,9 +685,7 @@ boot_entry() { awk -v b="$1" '/^QS-BOOT / { k++ } { print k + 1 "\t" $0 }' "$all
 	awk -F'\t' -v b="$1" '$1 == b' | grep -ao "Booting \`[^']*'" | tail -n1; }
 # boot_of N: the release running when step N ran.
 boot_of() { awk -v n="$1" '/^QS-BOOT / { sub(/^QS-BOOT [0-9]+: /, ""); u = $0 } $0 ~ "^QS-STEP " n ": " { print u; exit }' "$all"; }
-n_steps=$(wc -l <"$work/plan")
 i=0
-prev=
 while IFS="$tab" read -r cmd comment <&3; do
 	i=$((i + 1))
 	rc=$(sed -n "s/^QS-RC $i: //p" "$all" | head -n1)
@@ -701,13 +696,11 @@ while IFS="$tab" read -r cmd comment <&3; do
 		# sleep's: no QS-RC, and the next boot goes on with the plan.
 		nb=$(boot_after "$i")
 		check "step $i on $run: $cmd, nothing typed: the boot ended before the sleep did (a reboot; boot ${nb:-none} next: $(boot_line "$nb" BOOT))" \
-			sh -c '[ -z "$1" ] && [ -n "$2" ] && printf "%s\n" "$3" | grep -q "^QS-STEP $4: "' sh "$rc" "$nb" "$(step_out "$i"; grep "^QS-STEP $i: " "$all")" "$i"
-		prev=$cmd
+			sh -c '[ -z "$1" ] && [ -n "$2" ] && grep -q "^QS-STEP $3: " "$4"' sh "$rc" "$nb" "$i" "$all"
 		continue ;;
 	esac
 	if [ -z "$rc" ]; then
 		not_ok "step $i: $cmd (not reached)"
-		prev=$cmd
 		continue
 	fi
 	if [ "$rc" = 0 ]; then ok "step $i on $run: $cmd (exit 0)"; else not_ok "step $i on $run: $cmd (exit $rc)" "$(step_out "$i" | tail -30)"; fi
@@ -865,7 +858,6 @@ print("restored:", " ".join("%s=%s" % kv for kv in o.get("restored", {}).items()
 		check "step $i: measure printed its table (load, p50, p99, interrupts per grace period) for every load" \
 			sh -c 'for l in none munmap syscall exit; do grep -q "^$l " "$1" || { echo "no row: $l"; exit 1; }; done; grep -q "irq/gp" "$1"' sh "$RESULTS/quickstart-measure.txt" ;;
 	esac
-	prev=$cmd
 done 3<"$work/plan"
 if [ "$suite" = fallback ]; then
 	check "the trial kernel that panicked was booted (boot ${panicked:-none})" test -n "$panicked"
