@@ -96,9 +96,11 @@ check-kdeb-build:
 # kernel-repo after the same build, the packages installed from that
 # repository with apt, the same quick start from the trial boot on, back
 # with doc/fleet.md's one-command purge: $(RESULTS)/quickstart-fleet.tap
-# and quickstart-fleet/. The fallback (Debian 12): a trial whose health
-# check fails and one whose kernel panics, each rejected and the VM back
-# on Debian's kernel by itself: quickstart-fallback.tap and
+# and quickstart-fleet/. The fallback (Debian 12, the follow suite's
+# machine): two later builds the build host publishes, one whose trial
+# fails a site's health check and one that panics at boot, each
+# installed by unattended-upgrades with nothing typed, rejected, and the
+# VM back on its first build by itself: quickstart-fallback.tap and
 # quickstart-fallback/. The measure suite (Debian 12): the bookworm
 # suite's quick start plus a boot with nohz_full=1 where rcuqs-ctl measure
 # and measure --compare --json run, their output kept in

@@ -6,8 +6,11 @@
 # $RESULTS/quickstart-debian12/NN-STEP.log. SUITE: bookworm (Debian 12,
 # the default), trixie (Debian 13: quickstart-debian13), fleet (Debian 12
 # with the packages from make kernel-repo's repository, doc/fleet.md:
-# quickstart-fleet), fallback (a trial rejected twice:
-# quickstart-fallback), measure (Debian 12, the bookworm suite's plan with
+# quickstart-fleet), fallback (Debian 12, the follow suite's machine,
+# nothing typed after it joined: two later builds the build host
+# publishes, one that fails a site's health check on its trial boot and
+# one that panics at boot, each installed by unattended-upgrades, rejected,
+# and the VM back on its first build by itself: quickstart-fallback), measure (Debian 12, the bookworm suite's plan with
 # one more boot, nohz_full=1, where rcuqs-ctl measure and measure
 # --compare --json run: quickstart-measure, their output kept in
 # $RESULTS/quickstart-measure.txt and .json), follow (Debian 12, a fleet
@@ -147,11 +150,11 @@ fleet_md=$top/doc/fleet.md
 vrepo=/srv/rcuqs-repo
 # vmdir: where the VM runs the plan.
 vmdir=/root/rcuqs
-case $suite in fleet | follow) vmdir=$vrepo ;; esac
+case $suite in fleet | follow | fallback) vmdir=$vrepo ;; esac
 # doc/fleet.md's sections the suite reads, "NAME:HEADING" each.
 case $suite in
 fleet) set -- "build:The build host" "machine:A machine" "back:Back to Debian's kernel, in one command" ;;
-follow) set -- "build:The build host" "machine:A machine" "follow:A machine that follows its ring by itself" ;;
+follow | fallback) set -- "build:The build host" "machine:A machine" "follow:A machine that follows its ring by itself" ;;
 *) set -- ;;
 esac
 for part; do
@@ -197,22 +200,32 @@ done
 			"rcuqs-kernel status" "the new build, tried and committed by itself" \
 			"cat /var/log/unattended-upgrades/unattended-upgrades.log /var/log/unattended-upgrades/unattended-upgrades-dpkg.log" "the harness's: what unattended-upgrades did" ;;
 	fallback)
-		# The README's build lines and its install of the tool; then a
-		# trial whose health check fails, and one whose kernel panics
-		# at boot: each rejected, the machine back on Debian's kernel
-		# by itself. The comments are what rcuqs-kernel status must
-		# then say (after "rejected: "); a reboot's must not say
-		# "Debian's kernel" (the runner would pick that entry, as the
-		# way back's reboot asks).
-		cmds "$first_blk" | awk -F'\t' '/^apt install \$/ { exit } 1'
+		# The follow suite's machine, of the stable ring, with a site's
+		# health check (the harness's: a fleet's configuration
+		# management brings such checks); its first build tried and
+		# committed. Then two later builds, each published by the build
+		# host while the VM is off and promoted to stable, each
+		# installed by unattended-upgrades with nothing typed: one whose
+		# trial boot fails the site's check, one that panics at boot.
+		# Each is rejected and the VM comes back on the first build by
+		# itself. The comments of the status steps after them are what
+		# rcuqs-kernel status must say (after "rejected: ").
+		cmds 1 "$work/fleet-build"
+		cmds 1 "$work/fleet-machine"
+		cmds 1 "$work/fleet-follow"
 		printf '%s\t%s\n' \
-			"printf '#!/bin/sh\\nexit 7\\n' >/etc/rcuqs/kernel-checks.d/50-fail && chmod 755 /etc/rcuqs/kernel-checks.d/50-fail" "an administrator's health check that fails" \
-			'apt install $(cat build/kernel-deb.install)' "armed by the kernel hook" \
-			reboot "the trial boot: its health check fails, and the assessment reboots by itself into the kernel that ran before" \
-			"rcuqs-kernel status" "the check /etc/rcuqs/kernel-checks.d/50-fail failed (exit 7)" \
-			"rm /etc/rcuqs/kernel-checks.d/50-fail && r=\$(cd /boot && ls vmlinuz-*rcuqs* | sed 's/^vmlinuz-//') && rcuqs-kernel trial \$r && printf '' | cpio --quiet -o -H newc >/boot/initrd.img-\$r" "tried again, its initramfs emptied: it panics at boot" \
-			reboot "the trial boot panics; panic=10 resets it; GRUB boots its saved default" \
-			"rcuqs-kernel status" "it did not come up" ;;
+			"mkdir -p /etc/rcuqs/kernel-checks.d && printf '#!/bin/sh\\n# the site: soft power-off needs the ACPI power button\\ntest -d /sys/bus/acpi/drivers/button\\n' >/etc/rcuqs/kernel-checks.d/50-power-button && chmod 755 /etc/rcuqs/kernel-checks.d/50-power-button" "the harness's: a site's health check, brought with the machine's configuration" \
+			reboot "the trial boot of the first build, armed by the kernel hook" \
+			"rcuqs-kernel status" "the first build committed by its health checks" \
+			": host-publish nobutton" "the harness's: while the VM is off, the build host publishes a later build that lacks the ACPI power button driver, and it is promoted" \
+			reboot "the harness's: off while the build host publishes" \
+			"sleep 700" "the harness's: nothing typed; unattended-upgrades installs the build and reboots; the trial boot's site check fails, and the assessment reboots into the first build" \
+			"rcuqs-kernel status" "the check /etc/rcuqs/kernel-checks.d/50-power-button failed (exit 1)" \
+			": host-publish noroot" "the harness's: while the VM is off, the build host publishes a later build without ext4 and initramfs support, and it is promoted" \
+			reboot "the harness's: off while the build host publishes" \
+			"sleep 700" "the harness's: nothing typed; unattended-upgrades installs the build and reboots; the trial boot panics (it cannot mount the root file system), panic=10 resets it, GRUB boots its saved default" \
+			"rcuqs-kernel status" "it did not come up" \
+			"cat /var/log/unattended-upgrades/unattended-upgrades.log /var/log/unattended-upgrades/unattended-upgrades-dpkg.log" "the harness's: what unattended-upgrades did" ;;
 	measure)
 		# The README's quick start up to its way back, then the
 		# harness's boot with nohz_full=1 (CPU 1 isolated, CPU 0
@@ -238,7 +251,7 @@ if [ "$suite" = fleet ]; then
 	check "doc/fleet.md and README: the build host, the machine, the quick start from its trial boot on, the way back ($(wc -l <"$work/readme-cmds") lines)" \
 		sh -c "grep -q '^make kernel-repo' '$work/readme-cmds' && grep -q '^apt-get install linux-image-rcuqs-$kernel-amd64' '$work/readme-cmds' &&
 			grep -q '^rcuqs-kernel status' '$work/readme-cmds' && grep -q '^apt-get purge .*rcuqs' '$work/readme-cmds' && [ -n '$back_blk' ]"
-elif [ "$suite" = follow ]; then
+elif [ "$suite" = follow ] || [ "$suite" = fallback ]; then
 	check "doc/fleet.md: the build host, the machine, and its unattended-upgrades lines ($(wc -l <"$work/readme-cmds") lines)" \
 		sh -c "grep -q '^make kernel-repo' '$work/readme-cmds' && grep -q '^apt-get install linux-image-rcuqs-$kernel-amd64' '$work/readme-cmds' &&
 			grep -q 'codename=stable' '$work/readme-cmds' && grep -q 'Automatic-Reboot \"true\"' '$work/readme-cmds' &&
@@ -291,6 +304,42 @@ depends_is() {
 	check "$1" sh -c '[ "$1" = "$2" ] || { echo "Depends: $1"; exit 1; }' sh "${2#*"$tab"}" "$3"
 }
 config=$qdir/config-vm$( [ "$kernel" = 6.1 ] || echo "-$kernel")
+# make kernel-repo adds every rcuqs kernel package in $BUILD: in the
+# follow and fallback suites, 6.1 builds of other uploads or runs (a newer
+# one would be the "first build") wait in $work/aside meanwhile, and come
+# back at the end unless this run made a file of the same name (or a run
+# killed before it put them back left them there: they go back first).
+# The fallback's later builds never stay in $BUILD (host_publish), and
+# $BUILD/kernel-deb.install names the first build again at the end.
+aside=$work/aside
+aside_back() {
+	for f in "$aside"/*.deb; do
+		[ ! -e "$f" ] || mv -n "$f" "$BUILD/"
+	done
+}
+case $suite in
+follow | fallback)
+	rm -f "$work/kernel-deb.install"
+	mkdir -p "$aside"
+	aside_back
+	for f in "$BUILD"/linux-image-6.1.*-rcuqs*.deb "$BUILD"/linux-headers-6.1.*-rcuqs*.deb; do
+		[ ! -e "$f" ] || mv "$f" "$aside/"
+	done
+	trap on_exit EXIT
+	trap 'exit 1' INT TERM HUP ;;
+esac
+src_was=''
+# on_exit: what the follow and fallback suites put back, also on failure.
+on_exit() {
+	aside_back
+	[ ! -s "$work/kernel-deb.install" ] || [ "$suite" != fallback ] ||
+		cp "$work/kernel-deb.install" "$BUILD/kernel-deb.install"
+	[ -n "$src_was" ] || return 0
+	v=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || :)
+	[ "$v" = "$src_was" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades \
+		"linux-source-6.1=$src_was" >"$work/restore-source.log" 2>&1 ||
+		echo "check-quickstart: linux-source-6.1 $src_was could not be installed again (log: $work/restore-source.log)" >&2
+}
 if [ "$suite" = follow ]; then
 	# The first build is made from an earlier upload, $QS_FOLLOW_FROM; the
 	# version installed now is the "new upload" rcuqs-kernel-follow finds
@@ -298,35 +347,11 @@ if [ "$suite" = follow ]; then
 	# end whatever happens. ccache in the suite's own folder, emptied: the
 	# first build is cold, the follow's rebuild is what the O= folder and
 	# ccache make of it.
-	src_was=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || :)
-	[ -n "$src_was" ] || die "host: linux-source-6.1 installed (the follow suite builds from it)"
-	dpkg --compare-versions "$src_was" gt "$QS_FOLLOW_FROM" ||
-		die "host: linux-source-6.1 $src_was installed, not above QS_FOLLOW_FROM=$QS_FOLLOW_FROM (the upload the first build is made from; the installed one is the new upload)"
-	# make kernel-repo adds every rcuqs kernel package in $BUILD: 6.1
-	# builds of other uploads (a newer one would be the "first build")
-	# wait in $work/aside meanwhile, and come back at the end unless this
-	# run made a file of the same name (or a run killed before it put
-	# them back left them there: they go back first).
-	aside=$work/aside
-	mkdir -p "$aside"
-	aside_back() {
-		for f in "$aside"/*.deb; do
-			[ ! -e "$f" ] || mv -n "$f" "$BUILD/"
-		done
-	}
-	aside_back
-	for f in "$BUILD"/linux-image-6.1.*-rcuqs*.deb "$BUILD"/linux-headers-6.1.*-rcuqs*.deb; do
-		[ ! -e "$f" ] || mv "$f" "$aside/"
-	done
-	restore_source() {
-		aside_back
-		v=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || :)
-		[ "$v" = "$src_was" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades \
-			"linux-source-6.1=$src_was" >"$work/restore-source.log" 2>&1 ||
-			echo "check-quickstart: linux-source-6.1 $src_was could not be installed again (log: $work/restore-source.log)" >&2
-	}
-	trap restore_source EXIT
-	trap 'exit 1' INT TERM HUP
+	was=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || :)
+	[ -n "$was" ] || die "host: linux-source-6.1 installed (the follow suite builds from it)"
+	dpkg --compare-versions "$was" gt "$QS_FOLLOW_FROM" ||
+		die "host: linux-source-6.1 $was installed, not above QS_FOLLOW_FROM=$QS_FOLLOW_FROM (the upload the first build is made from; the installed one is the new upload)"
+	src_was=$was
 	command -v ccache >/dev/null 2>&1 || apt-get install -y -q ccache >/dev/null 2>&1 ||
 		die "host: ccache installed (apt-get install ccache)"
 	export CCACHE_DIR="$qdir/ccache" CCACHE_MAXSIZE=10G
@@ -443,7 +468,7 @@ rm -rf "$stage"
 mkdir -p "$stage/root/quickstart" "$stage/etc/systemd/system/multi-user.target.wants"
 inst=$work/kernel-deb.install
 [ -s "$inst" ] || die "host: build/kernel-deb.install (make kernel-deb writes it)"
-if [ "$suite" = fleet ] || [ "$suite" = follow ]; then
+if [ "$suite" = fleet ] || [ "$suite" = follow ] || [ "$suite" = fallback ]; then
 	# The repository, where the VM's rcuqs-stable.sources says it is; a fleet
 	# machine has no build folder. The plan runs in the repository's
 	# folder: doc/fleet.md installs the keyring and rcuqs-stable.sources from
@@ -481,17 +506,17 @@ ln -s ../rcuqs-quickstart.service "$stage/etc/systemd/system/multi-user.target.w
 mkdir -p "$stage/etc/systemd/system/rcuqs-kernel-assess.service.d"
 printf '[Unit]\nAfter=rcuqs-quickstart.service\n' >"$stage/etc/systemd/system/rcuqs-kernel-assess.service.d/quickstart.conf"
 # The console is the runner's: no getty there; no apt timers (no
-# network), but in the follow suite, where they are what installs the
-# new build: there they fire a minute (update) and two (upgrade) after
+# network), but in the follow and fallback suites, where they are what
+# installs the new builds: there they fire a minute (update) and two (upgrade) after
 # each boot instead of at random times of the day, and apt.systemd.daily
 # runs at each firing instead of once a day ("always", the harness's:
 # every boot of the VM is a day of the machine).
 timers="apt-daily.timer apt-daily-upgrade.timer"
-[ "$suite" != follow ] || timers=
+case $suite in follow | fallback) timers= ;; esac
 for u in serial-getty@ttyS0.service getty@tty1.service $timers e2scrub_all.timer fstrim.timer; do
 	ln -s /dev/null "$stage/etc/systemd/system/$u"
 done
-if [ "$suite" = follow ]; then
+if [ -z "$timers" ]; then
 	for t in apt-daily:1min apt-daily-upgrade:2min; do
 		mkdir -p "$stage/etc/systemd/system/${t%%:*}.timer.d"
 		printf '[Timer]\nOnCalendar=\nOnBootSec=%s\nRandomizedDelaySec=0\nPersistent=false\n' "${t#*:}" \
@@ -511,10 +536,10 @@ echo 'APT::Get::Assume-Yes "true";' >"$stage/etc/apt/apt.conf.d/99rcuqs-quicksta
 ok "host: staged for $staged"
 
 t=$(date +%s)
-# The follow suite's image has unattended-upgrades (the VM has no
+# The follow and fallback suites' image has unattended-upgrades (the VM has no
 # network to install it from): a root tarball of its own.
 roottar=$qdir/$dist-root.tar extra=
-[ "$suite" != follow ] || roottar=$qdir/$dist-uu-root.tar extra=unattended-upgrades
+case $suite in follow | fallback) roottar=$qdir/$dist-uu-root.tar extra=unattended-upgrades ;; esac
 msg=$("$here/image.sh" root "$dist" "$roottar" $extra 2>&1) || die "image: debootstrap $dist" "$msg"
 ok "image: $dist root ($msg, $(($(date +%s) - t)) s)"
 t=$(date +%s)
@@ -559,9 +584,9 @@ fi
 # --- the boots -----------------------------------------------------------------
 reboots=$(awk -F'\t' '$1 == "reboot"' "$work/plan" | wc -l)
 maxboots=$((reboots + 3))
-# fallback: the boot rcuqs-kernel-assess.service reboots by itself, and
-# the one that panics.
-[ "$suite" != fallback ] || maxboots=$((maxboots + 2))
+# fallback: the two reboots unattended-upgrades asks for, the boot
+# rcuqs-kernel-assess.service reboots by itself, and the one that panics.
+[ "$suite" != fallback ] || maxboots=$((maxboots + 4))
 # follow: the reboot unattended-upgrades asks for.
 [ "$suite" != follow ] || maxboots=$((maxboots + 1))
 # host_follow: the build host's part of the follow suite, the VM off:
@@ -612,6 +637,69 @@ host_follow() {
 	dists=$work/dists-1
 	followed=1
 }
+# host_publish VARIANT: the build host's part of the fallback suite, the
+# VM off: a later build of the same upload in the first build's O=
+# folder (KDEB_ROLE), from the VM's configuration less what it names
+# (nobutton: CONFIG_ACPI_BUTTON, the driver the site's check wants;
+# noroot: CONFIG_EXT4_FS and CONFIG_BLK_DEV_INITRD, so that the kernel
+# can neither mount the root file system nor load an initramfs that
+# would, and panics), with the series version the harness's $sv (a new
+# release and package name, as a new upload or series gives); added to
+# canary with kernel-repo.sh from $work/published, where its packages go
+# at once (never left in $BUILD, where make kernel-repo would take them),
+# promoted to stable, the repository copied into the VM's disk. The
+# releases published: $published. The repository's indexes before the
+# first (what the machine installed when it joined): $work/dists-1.
+published='' sv=2 pub1='' pub2='' what1='' what2='' panicked_entry=''
+good_rel=$(sed -n 's|.*/linux-image-\([^_]*\)_.*|\1|p' "$inst")
+host_publish() {
+	sv=$((sv + 1))
+	case $1 in
+	nobutton) syms=CONFIG_ACPI_BUTTON what="without the ACPI power button driver" ;;
+	noroot) syms="CONFIG_EXT4_FS CONFIG_BLK_DEV_INITRD" what="without ext4 and initramfs support" ;;
+	*) die "host: host-publish $1: a build this harness does not know" ;;
+	esac
+	[ -n "$pub1" ] || cp -a "$repo/dists" "$work/dists-1"
+	vconf=$work/config-vm-$1
+	cp "$config" "$vconf"
+	for sym in $syms; do
+		sed -i "s/^$sym=y\$/# $sym is not set/" "$vconf"
+		grep -q "^# $sym is not set\$" "$vconf" || die "host: $sym=y in $config, for the build $what"
+	done
+	t=$(date +%s)
+	if make -C "$top" kernel-deb KCONFIG="$vconf" KDEB_ROLE="${config##*/}" SERIES_VERSION="$sv" JOBS="$JOBS" \
+		>"$logs/00-kernel-deb-$1.log" 2>&1 </dev/null; then
+		:
+	else
+		die "host: make kernel-deb, the build $what" "$(tail -20 "$logs/00-kernel-deb-$1.log")"
+	fi
+	mkdir -p "$work/published"
+	pubs=''
+	for f in $(cat "$BUILD/kernel-deb.install"); do
+		mv "$f" "$work/published/" && pubs="$pubs $work/published/${f##*/}"
+	done
+	mv "$BUILD"/linux-rcuqs_*+rcuqs"$sv"_amd64.* "$work/published/" 2>/dev/null || :
+	cp "$work/kernel-deb.install" "$BUILD/kernel-deb.install"
+	img=${pubs# } img=${img%% *}
+	pkg=$(dpkg-deb -f "$img" Package) ver=$(dpkg-deb -f "$img" Version)
+	check "host: make kernel-deb $what, SERIES_VERSION=$sv, in the first build's O= folder: $pkg $ver, $syms not set in its .config ($(($(date +%s) - t)) s)" \
+		sh -c 'p=$1 v=$2 c=$3; shift 3; case $p in linux-image-6.1.*-rcuqs$v) ;; *) exit 1 ;; esac
+			for s; do grep -q "^# $s is not set\$" "$c" || { echo "set: $s"; exit 1; }; done' \
+		sh "$pkg" "$sv" "$BUILD/kdeb-${config##*/}/.config" $syms
+	# shellcheck disable=SC2086 # the two packages
+	if "$top/scripts/kernel-repo.sh" add --repo "$repo" $pubs >"$logs/00-kernel-repo-$1.log" 2>&1 </dev/null &&
+		make -C "$top" kernel-repo-promote REPO="$repo" PROMOTE="$pkg=$ver" >>"$logs/00-kernel-repo-$1.log" 2>&1 </dev/null; then
+		ok "host: kernel-repo.sh add, into canary; make kernel-repo-promote PROMOTE=$pkg=$ver, into stable"
+	else
+		die "host: kernel-repo.sh add and promote, the build $what" "$(tail -20 "$logs/00-kernel-repo-$1.log")"
+	fi
+	got=$(repo_meta linux-image-rcuqs-6.1-amd64 stable)
+	depends_is "host: stable's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the build $what" "$got" "$pkg (= $ver)"
+	msg=$("$here/image.sh" sync "$disk" "$repo" "$vrepo" 2>&1) || die "host: the repository into the VM's disk" "$msg"
+	ok "host: the repository copied into the VM's $vrepo"
+	published="$published ${pkg#linux-image-}"
+	if [ -z "$pub1" ]; then pub1=${pkg#linux-image-} what1=$what; else pub2=${pkg#linux-image-} what2=$what; fi
+}
 panicked=
 b=0
 done=
@@ -637,8 +725,8 @@ while [ "$b" -lt "$maxboots" ]; do
 	rm -f "$log"
 	if [ "$rc" = 125 ] && [ "$suite" = fallback ] && [ -z "$panicked" ] &&
 		grep -q 'Kernel panic - not syncing' "$work/badness" && grep -aq 'Rebooting in 10 seconds' "$out"; then
-		# The planned panic: the trial kernel with an empty initramfs.
-		panicked=$b
+		# The planned panic: the trial kernel without ext4 and initramfs support.
+		panicked=$b panicked_entry=$(grep -ao "Booting \`[^']*'" "$out" | tail -n1)
 		ok "boot $b: the trial kernel panicked as planned, and panic=10 reset it: $(cat "$work/badness"); $(grep -ao 'Rebooting in 10 seconds' "$out" | head -n1) ($(grep -ao "Booting \`[^']*'" "$out" | tail -n1); ${out#"$BUILD"/})"
 		continue
 	fi
@@ -666,8 +754,15 @@ while [ "$b" -lt "$maxboots" ]; do
 	if [ "$suite" = follow ] && [ -z "$followed" ] && grep -q '^QS-STEP [0-9]*: : host-follow$' "$out"; then
 		host_follow
 	fi
+	if [ "$suite" = fallback ]; then
+		for v in $(sed -n 's/^QS-STEP [0-9]*: : host-publish \([a-z]*\)$/\1/p' "$out"); do
+			host_publish "$v"
+		done
+	fi
 done
 [ -n "$done" ] || not_ok "the VM ran the plan to its end (QS-DONE) within $maxboots boots"
+# The fallback's join is checked against what the repository had then.
+[ -z "$pub1" ] || dists=$work/dists-1
 
 # --- what the console says -------------------------------------------------------
 all=$work/console.txt
@@ -691,7 +786,7 @@ while IFS="$tab" read -r cmd comment <&3; do
 	rc=$(sed -n "s/^QS-RC $i: //p" "$all" | head -n1)
 	run=$(boot_of "$i")
 	case $suite:$cmd in
-	"follow:sleep "*)
+	"follow:sleep "* | "fallback:sleep "*)
 		# Its end is the reboot unattended-upgrades asks for, not the
 		# sleep's: no QS-RC, and the next boot goes on with the plan.
 		nb=$(boot_after "$i")
@@ -739,13 +834,13 @@ while IFS="$tab" read -r cmd comment <&3; do
 		check "step $i: rcuqs-ctl verify says \"running state matches profile 'latency'\"" \
 			sh -c "printf '%s\n' \"\$1\" | grep -q \"running state matches profile 'latency'\"" sh "$(step_out "$i")" ;;
 	"rcuqs-kernel status"*)
-		if [ "$suite" = fallback ]; then
-			# On Debian's kernel again, by GRUB's default: the trial's
+		if [ "$suite" = fallback ] && [ "$comment" != "the first build committed by its health checks" ]; then
+			# On the first build again, by GRUB's default: the trial's
 			# kernel rejected, and why.
 			b=$(sed -n "/^QS-STEP $i: /q; s/^QS-BOOT \([0-9]*\): .*/\1/p" "$all" | tail -n1)
 			env=$(sed -n "s/^QS-GRUBENV $b: //p" "$all")
-			check "step $i: it runs on Debian's kernel ($run) by GRUB's default, no one-shot entry (grubenv: $(printf '%s' "$env" | tr '\n' ';'))" \
-				sh -c "case '$run' in *-amd64) ;; *) exit 1 ;; esac && ! printf '%s\n' \"\$1\" | grep -q '^next_entry=.'" sh "$env"
+			check "step $i: it runs on the first build ($run, $good_rel) by GRUB's default, no one-shot entry (grubenv: $(printf '%s' "$env" | tr '\n' ';'))" \
+				sh -c '[ "$1" = "$2" ] && ! printf "%s\n" "$3" | grep -q "^next_entry=."' sh "$run" "$good_rel" "$env"
 			check "step $i: rcuqs-kernel status says the trial's kernel was rejected: $comment ($(step_out "$i" | grep '^last assessment' | head -n1))" \
 				sh -c "printf '%s\n' \"\$1\" | grep -qF -- \"\$2\" && printf '%s\n' \"\$1\" | grep -q '^last assessment: .*-rcuqs[^ ]* rejected: '" \
 				sh "$(step_out "$i")" "rejected: $comment"
@@ -758,10 +853,13 @@ while IFS="$tab" read -r cmd comment <&3; do
 				# and the kernel's "reboot: Restarting system".
 				tu=$(boot_line "$((b - 1))" BOOT)
 				seg=$(awk -v b="$((b - 1))" '/^QS-BOOT / { k = $2; sub(/:$/, "", k) } k == b' "$all")
-				check "step $i: the boot before ran the kernel on trial ($tu), no step ran there, and it ended in a reboot the assessment asked for ($(printf '%s\n' "$seg" | grep -a -m1 -e '^QS-SYSTEM' -e 'reboot: Restarting system'))" \
-					sh -c 'case $1 in *-rcuqs*) ;; *) exit 1 ;; esac
+				check "step $i: the boot before ran the kernel on trial ($tu, the build ${pub1:-none} published $what1), no step ran there, and it ended in a reboot the assessment asked for ($(printf '%s\n' "$seg" | grep -a -m1 -e '^QS-SYSTEM' -e 'reboot: Restarting system'))" \
+					sh -c '[ "$1" = "$3" ] || exit 1
 						printf "%s\n" "$2" | grep -q "^QS-STEP " && exit 1
-						printf "%s\n" "$2" | grep -aq "reboot: Restarting system"' sh "$tu" "$seg" ;;
+						printf "%s\n" "$2" | grep -aq "reboot: Restarting system"' sh "$tu" "$seg" "$pub1" ;;
+			"it did not come up"*)
+				check "step $i: the kernel that did not come up is the build published $what2 (${pub2:-none}): the boot that panicked ran its entry (${panicked_entry:-none})" \
+					sh -c '[ -n "$1" ] && case $2 in *"$1"*) ;; *) exit 1 ;; esac' sh "$pub2" "$panicked_entry" ;;
 			esac
 			continue
 		fi
@@ -796,6 +894,14 @@ while IFS="$tab" read -r cmd comment <&3; do
 			sh -c "[ -n '$c' ] && ! printf '%s\n' '$c' | grep -q 'rcutree\.'" ;;
 	"cat /var/log/unattended-upgrades/unattended-upgrades.log "*)
 		uu=$(step_out "$i")
+		if [ "$suite" = fallback ]; then
+			check "step $i: unattended-upgrades upgraded linux-image-rcuqs-6.1-amd64 twice, dpkg unpacked each later build (${published# }), and it rebooted by itself each time ($(printf '%s\n' "$uu" | grep -c 'rebooting$') reboots)" \
+				sh -c 'l=$1; shift; [ "$(printf "%s\n" "$l" | grep -c "Packages that will be upgraded: .*linux-image-rcuqs-6.1-amd64")" -ge 2 ] &&
+					[ "$(printf "%s\n" "$l" | grep -c "Found /var/run/reboot-required, rebooting$")" -ge 2 ] || exit 1
+					for r; do printf "%s\n" "$l" | grep -q "Unpacking linux-image-$r " || { echo "not unpacked: $r"; exit 1; }; done; [ $# = 2 ]' \
+				sh "$uu" $published
+			continue
+		fi
 		check "step $i: unattended-upgrades upgraded linux-image-rcuqs-6.1-amd64, dpkg unpacked the new build $new_rel with it, and it rebooted by itself ($(printf '%s\n' "$uu" | grep -m1 'rebooting$'))" \
 			sh -c 'printf "%s\n" "$1" | grep -q "Packages that will be upgraded: .*linux-image-rcuqs-6.1-amd64" &&
 				printf "%s\n" "$1" | grep -q "Unpacking $2 " && printf "%s\n" "$1" | grep -q "Found /var/run/reboot-required, rebooting$"' \
@@ -860,12 +966,15 @@ print("restored:", " ".join("%s=%s" % kv for kv in o.get("restored", {}).items()
 	esac
 done 3<"$work/plan"
 if [ "$suite" = fallback ]; then
-	check "the trial kernel that panicked was booted (boot ${panicked:-none})" test -n "$panicked"
-	# Every boot after a rejection ran Debian's kernel: the runner's
-	# boots 3 on (1: the install, 2: the first trial).
-	rest=$(sed -n 's/^QS-BOOT \([0-9]*\): /\1 /p' "$all" | awk '$1 >= 3 { printf "%s%s", s, $2; s = " " }')
-	check "after each rejection, every boot ran Debian's kernel ($rest)" \
-		sh -c 'for u in $1; do case $u in *-amd64) ;; *) exit 1 ;; esac; done; [ -n "$1" ]' sh "$rest"
+	check "the trial kernel that panicked was booted (boot ${panicked:-none}: ${panicked_entry:-none})" test -n "$panicked"
+	# From the first trial on (the runner's boot 2; 1 ran the machine's
+	# lines on Debian's kernel), every boot the runner saw ran the first
+	# build, but one: the trial boot of the build that failed the site's
+	# check. The one that panicked never came up.
+	rest=$(sed -n 's/^QS-BOOT \([0-9]*\): /\1 /p' "$all" | awk '$1 >= 2 { printf "%s%s", s, $2; s = " " }')
+	check "from the first trial on, every boot ran the first build $good_rel, but one, the trial of $pub1; none ran $pub2 ($rest)" \
+		sh -c 'n=0; for u in $1; do [ "$u" = "$2" ] && continue; [ "$u" = "$3" ] || exit 1; n=$((n + 1)); done; [ "$n" = 1 ] && [ -n "$4" ]' \
+		sh "$rest" "$good_rel" "$pub1" "$pub2"
 fi
 first_uname=$(sed -n 's/^QS-BOOT 1: //p' "$all")
 check "boot 1 runs Debian's kernel ($first_uname)" sh -c "case '$first_uname' in *-amd64) ;; *) exit 1 ;; esac"
@@ -874,20 +983,23 @@ left=$(sed -n 's/^QS-FINAL rcuqs packages installed: //p' "$all" | sed 's/ *$//'
 if [ "$suite" = follow ]; then
 	check "at the end, GRUB boots the new build by default (${fin:-not reached}, the follow's ${new_rel:-none})" \
 		sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh "$fin" "${new_rel:-}"
+elif [ "$suite" = fallback ]; then
+	check "at the end, GRUB boots the first build by default (${fin:-not reached}, $good_rel)" \
+		sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh "$fin" "$good_rel"
 else
 	check "at the end, GRUB boots Debian's kernel by default (${fin:-not reached})" sh -c "case '$fin' in *-amd64) ;; *) exit 1 ;; esac"
 fi
 # The README's way back purges rcuqs too; doc/fleet.md's keeps the tool.
 case $suite in
 fleet) want_left=rcuqs what="no linux-*rcuqs* package is installed, rcuqs (the tool) stays" ;;
-fallback) want_left="linux-headers-$(sed -n 's|.*/linux-headers-\([^_]*\)_.*|\1|p' "$inst") linux-image-$(sed -n 's|.*/linux-image-\([^_]*\)_.*|\1|p' "$inst") rcuqs"
-	what="the rejected kernel installed, not booted, and rcuqs" ;;
+fallback) want_left="linux-image-$good_rel linux-image-rcuqs-6.1-amd64 rcuqs"
+	what="the first build, the meta-package and rcuqs are installed" ;;
 follow) want_left="linux-image-${new_rel:-?} linux-image-rcuqs-6.1-amd64 rcuqs"
 	what="the new build, the meta-package and rcuqs are installed" ;;
 *) want_left='' what="no rcuqs package is installed" ;;
 esac
-if [ "$suite" = follow ]; then
-	# The first build may stay or go (apt keeps two kernels; this is
+if [ "$suite" = follow ] || [ "$suite" = fallback ]; then
+	# The first build (the fallback's later builds) may stay or go (apt keeps two kernels; this is
 	# unattended-upgrades' call): named, not asserted.
 	check "at the end, $what (dpkg-query: ${left:-none})" \
 		sh -c 'for p in $2; do case " $1 " in *" $p "*) ;; *) echo "not installed: $p"; exit 1 ;; esac; done' sh "$left" "$want_left"
