@@ -97,6 +97,9 @@ logs=$RESULTS/quickstart-$qsname
 tap=$RESULTS/quickstart$( [ "$suite" = bookworm ] || echo "-$qsname").tap
 mkdir -p "$qdir" "$work" "$RESULTS"
 rm -rf "$logs" && mkdir -p "$logs"
+# The repository's indexes as the machine joined (host_follow,
+# host_publish): never an earlier run's.
+rm -rf "$work/dists-1"
 : >"$tap"
 . "$top/scripts/tap.sh"
 start=$(date +%s)
@@ -589,6 +592,21 @@ maxboots=$((reboots + 3))
 [ "$suite" != fallback ] || maxboots=$((maxboots + 4))
 # follow: the reboot unattended-upgrades asks for.
 [ "$suite" != follow ] || maxboots=$((maxboots + 1))
+# promote_stable PKG VER LOG WHAT: doc/fleet.md's promotion of PKG VER
+# (WHAT, for the TAP lines) from canary into stable, make's output
+# appended to LOG; stable's meta-package checked to depend on it; the
+# repository copied into the VM's disk.
+promote_stable() {
+	if make -C "$top" kernel-repo-promote REPO="$repo" PROMOTE="$1=$2" >>"$3" 2>&1 </dev/null; then
+		ok "host: make kernel-repo-promote PROMOTE=$1=$2, into stable"
+	else
+		die "host: make kernel-repo-promote PROMOTE=$1=$2" "$(tail -20 "$3")"
+	fi
+	got=$(repo_meta linux-image-rcuqs-6.1-amd64 stable)
+	depends_is "host: stable's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on $4" "$got" "$1 (= $2)"
+	msg=$("$here/image.sh" sync "$disk" "$repo" "$vrepo" 2>&1) || die "host: the repository into the VM's disk" "$msg"
+	ok "host: the repository copied into the VM's $vrepo"
+}
 # host_follow: the build host's part of the follow suite, the VM off:
 # rcuqs-kernel-follow once (its configuration file: this run's
 # repository, the VM's configuration, the suite's ccache; the gate checks
@@ -598,7 +616,7 @@ maxboots=$((reboots + 3))
 # checks of its install step.
 followed='' new_rel=''
 host_follow() {
-	cp -a "$repo/dists" "$work/dists-1"
+	[ -e "$work/dists-1" ] || cp -a "$repo/dists" "$work/dists-1"
 	fs=$work/follow-state
 	rm -rf "$fs" "$work/follow-logs"
 	mkdir -p "$fs"
@@ -623,18 +641,8 @@ host_follow() {
 	case $new_ver in "$src_was"+rcuqs*) ;; *) die "host: the follow's build is of linux-source-6.1 $src_was (got $new_pkg $new_ver)" ;; esac
 	got=$(repo_meta linux-image-rcuqs-6.1-amd64 canary)
 	depends_is "host: canary's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the new build: $new_pkg (= $new_ver)" "$got" "$new_pkg (= $new_ver)"
-	if make -C "$top" kernel-repo-promote REPO="$repo" PROMOTE="$new_pkg=$new_ver" \
-		>"$logs/00-follow-promote.log" 2>&1 </dev/null; then
-		ok "host: make kernel-repo-promote PROMOTE=$new_pkg=$new_ver, into stable"
-	else
-		die "host: make kernel-repo-promote PROMOTE=$new_pkg=$new_ver" "$(tail -20 "$logs/00-follow-promote.log")"
-	fi
-	got=$(repo_meta linux-image-rcuqs-6.1-amd64 stable)
-	depends_is "host: stable's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the new build" "$got" "$new_pkg (= $new_ver)"
-	msg=$("$here/image.sh" sync "$disk" "$repo" "$vrepo" 2>&1) || die "host: the repository into the VM's disk" "$msg"
-	ok "host: the repository copied into the VM's $vrepo"
+	promote_stable "$new_pkg" "$new_ver" "$logs/00-follow-promote.log" "the new build"
 	new_rel=${new_pkg#linux-image-}
-	dists=$work/dists-1
 	followed=1
 }
 # host_publish VARIANT: the build host's part of the fallback suite, the
@@ -659,7 +667,7 @@ host_publish() {
 	noroot) syms="CONFIG_EXT4_FS CONFIG_BLK_DEV_INITRD" what="without ext4 and initramfs support" ;;
 	*) die "host: host-publish $1: a build this harness does not know" ;;
 	esac
-	[ -n "$pub1" ] || cp -a "$repo/dists" "$work/dists-1"
+	[ -e "$work/dists-1" ] || cp -a "$repo/dists" "$work/dists-1"
 	vconf=$work/config-vm-$1
 	cp "$config" "$vconf"
 	for sym in $syms; do
@@ -687,16 +695,12 @@ host_publish() {
 			for s; do grep -q "^# $s is not set\$" "$c" || { echo "set: $s"; exit 1; }; done' \
 		sh "$pkg" "$sv" "$BUILD/kdeb-${config##*/}/.config" $syms
 	# shellcheck disable=SC2086 # the two packages
-	if "$top/scripts/kernel-repo.sh" add --repo "$repo" $pubs >"$logs/00-kernel-repo-$1.log" 2>&1 </dev/null &&
-		make -C "$top" kernel-repo-promote REPO="$repo" PROMOTE="$pkg=$ver" >>"$logs/00-kernel-repo-$1.log" 2>&1 </dev/null; then
-		ok "host: kernel-repo.sh add, into canary; make kernel-repo-promote PROMOTE=$pkg=$ver, into stable"
+	if "$top/scripts/kernel-repo.sh" add --repo "$repo" $pubs >"$logs/00-kernel-repo-$1.log" 2>&1 </dev/null; then
+		ok "host: kernel-repo.sh add, the build $what, into canary"
 	else
-		die "host: kernel-repo.sh add and promote, the build $what" "$(tail -20 "$logs/00-kernel-repo-$1.log")"
+		die "host: kernel-repo.sh add, the build $what" "$(tail -20 "$logs/00-kernel-repo-$1.log")"
 	fi
-	got=$(repo_meta linux-image-rcuqs-6.1-amd64 stable)
-	depends_is "host: stable's linux-image-rcuqs-6.1-amd64 ${got%%"$tab"*} depends on the build $what" "$got" "$pkg (= $ver)"
-	msg=$("$here/image.sh" sync "$disk" "$repo" "$vrepo" 2>&1) || die "host: the repository into the VM's disk" "$msg"
-	ok "host: the repository copied into the VM's $vrepo"
+	promote_stable "$pkg" "$ver" "$logs/00-kernel-repo-$1.log" "the build $what"
 	published="$published ${pkg#linux-image-}"
 	if [ -z "$pub1" ]; then pub1=${pkg#linux-image-} what1=$what; else pub2=${pkg#linux-image-} what2=$what; fi
 }
@@ -761,8 +765,9 @@ while [ "$b" -lt "$maxboots" ]; do
 	fi
 done
 [ -n "$done" ] || not_ok "the VM ran the plan to its end (QS-DONE) within $maxboots boots"
-# The fallback's join is checked against what the repository had then.
-[ -z "$pub1" ] || dists=$work/dists-1
+# The join is checked against what the repository had then, before the
+# build host's first publication (host_follow, host_publish).
+[ ! -e "$work/dists-1" ] || dists=$work/dists-1
 
 # --- what the console says -------------------------------------------------------
 all=$work/console.txt
